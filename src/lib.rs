@@ -1,0 +1,27 @@
+//! `renju`: a solver and threat-search research tool for renju and gomoku.
+//!
+//! This crate is the library behind the `renju` command-line tool. It is built in layers
+//! (see `docs/design.md` of the project):
+//!
+//! - [`rules`]: the board, points and colours, rule sets, incremental play and undo with
+//!   Zobrist hashing, the board symmetries and canonical form, fives, and the exact renju
+//!   forbidden moves for Black (overline, double-four, recursive double-three). Pure, no I/O.
+//! - [`notation`]: reading and writing positions, as move lists (`h8 h9 i9`) or board diagrams.
+//! - [`svg`]: a board picture as an SVG document.
+//! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
+//!
+//! ```
+//! use renju::notation::{parse_position, PositionOptions};
+//! use renju::rules::Forbidden;
+//!
+//! // Black to move; h8 would make two open threes at once.
+//! let board = parse_position("h9 a1 h10 a2 i8 a3 j8 a4", &PositionOptions::default()).unwrap();
+//! let h8 = "h8".parse().unwrap();
+//! assert_eq!(board.forbidden(h8), Some(Forbidden::DoubleThree));
+//! ```
+#![deny(missing_docs)]
+
+pub mod atomic;
+pub mod notation;
+pub mod rules;
+pub mod svg;

@@ -1,0 +1,328 @@
+//! The `renju` command-line tool: argument parsing, input reading and output formatting over
+//! the `renju` library. Usage and input errors exit with status 2, other failures with 1.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+
+use renju::atomic::write_atomic;
+use renju::notation::{self, DiagramStyle, PositionError, PositionOptions};
+use renju::rules::{Board, Color, Forbidden, Point, Rule, RuleError, Rules, Size};
+
+/// Solver and threat-search research tool for renju and gomoku.
+#[derive(Debug, Parser)]
+#[command(name = "renju", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    global: Global,
+}
+
+#[derive(Debug, Args)]
+struct Global {
+    /// Rule set: renju, gomoku (exactly k), freestyle (k or more) or caro.
+    #[arg(long, global = true, default_value = "renju", value_parser = parse_rule)]
+    rule: Rule,
+    /// Board size: N for a square board, or COLSxROWS (3 to 20 each).
+    #[arg(long, global = true, default_value = "15", value_parser = parse_size)]
+    size: Size,
+    /// Win length for gomoku and freestyle (default 5).
+    #[arg(long, global = true)]
+    k: Option<u32>,
+    /// Print one JSON object instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Print no notes or progress on stderr.
+    #[arg(long, global = true)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct PositionArgs {
+    /// A move list (`h8 h9 i9`, `h8h9i9`, `H8,H9,I9`), a board diagram, a file holding one, or
+    /// `-` for standard input.
+    position: String,
+    /// Side to move, overriding the one that follows from the stone counts.
+    #[arg(long, value_parser = parse_color)]
+    to_move: Option<Color>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show a position: diagram, side to move, hashes, fives and Black's forbidden points.
+    Show {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Also write a board picture (SVG) to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// List every point forbidden for Black, whichever side is to move.
+    Forbidden {
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+}
+
+fn parse_rule(s: &str) -> Result<Rule, String> {
+    s.parse().map_err(|e: RuleError| e.to_string())
+}
+
+fn parse_size(s: &str) -> Result<Size, String> {
+    s.parse()
+        .map_err(|e: renju::rules::SizeError| e.to_string())
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    s.parse()
+}
+
+/// An error in what the user gave: exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct InputError(String);
+
+fn input_error(message: impl Into<String>) -> anyhow::Error {
+    InputError(message.into()).into()
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line, like every other error: clap's first line plus a pointer to the help.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see `renju --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            let is_input = e
+                .chain()
+                .any(|c| c.is::<InputError>() || c.is::<PositionError>() || c.is::<RuleError>());
+            ExitCode::from(if is_input { 2 } else { 1 })
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<()> {
+    let g = &cli.global;
+    let rules = Rules::new(g.rule, g.k)?;
+    match &cli.command {
+        Command::Show { position, svg } => {
+            let board = read_position(position, g.size, rules)?;
+            show(&board, g, svg.as_deref())
+        }
+        Command::Forbidden { position } => {
+            let board = read_position(position, g.size, rules)?;
+            forbidden(&board, g)
+        }
+    }
+}
+
+/// Reads the position argument: `-` is standard input, an existing file is read, anything
+/// else is the position itself.
+fn read_position(args: &PositionArgs, size: Size, rules: Rules) -> Result<Board> {
+    let arg = args.position.as_str();
+    let text = if arg == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| {
+            input_error(format!("cannot read the position from standard input: {e}"))
+        })?;
+        text
+    } else if Path::new(arg).is_file() {
+        std::fs::read_to_string(arg)
+            .map_err(|e| input_error(format!("cannot read position file `{arg}`: {e}")))?
+    } else {
+        arg.to_string()
+    };
+    let options = PositionOptions {
+        size,
+        rules,
+        to_move: args.to_move,
+    };
+    notation::parse_position(&text, &options).map_err(|e| {
+        let looks_like_path = !arg.contains(char::is_whitespace)
+            && (arg.contains('/')
+                || arg.contains('\\')
+                || arg.rsplit_once('.').is_some_and(|(_, ext)| {
+                    !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphabetic())
+                }));
+        if looks_like_path && matches!(e, PositionError::Malformed { .. }) {
+            input_error(format!(
+                "no such position file `{arg}` (and it is not a move list: {e})"
+            ))
+        } else {
+            e.into()
+        }
+    })
+}
+
+#[derive(Serialize)]
+struct ForbiddenPoint {
+    point: String,
+    kind: Forbidden,
+}
+
+fn forbidden_points(board: &Board) -> (Vec<(Point, Forbidden)>, Vec<ForbiddenPoint>) {
+    let points = board.forbidden_points();
+    let json = points
+        .iter()
+        .map(|&(p, kind)| ForbiddenPoint {
+            point: p.to_string(),
+            kind,
+        })
+        .collect();
+    (points, json)
+}
+
+fn note_rule_without_forbidden(board: &Board, g: &Global) {
+    if !board.rules().has_forbidden() && !g.quiet {
+        eprintln!("note: {} has no forbidden moves", board.rules().rule());
+    }
+}
+
+fn forbidden(board: &Board, g: &Global) -> Result<()> {
+    #[derive(Serialize)]
+    struct Out {
+        to_move: Color,
+        forbidden: Vec<ForbiddenPoint>,
+    }
+    note_rule_without_forbidden(board, g);
+    let (points, json) = forbidden_points(board);
+    if g.json {
+        println!(
+            "{}",
+            serde_json::to_string(&Out {
+                to_move: board.to_move(),
+                forbidden: json
+            })?
+        );
+    } else if points.is_empty() {
+        println!("none");
+    } else {
+        for (p, kind) in points {
+            println!("{p} {kind}");
+        }
+    }
+    Ok(())
+}
+
+fn five_text(five: &renju::rules::Five) -> (String, Vec<String>) {
+    let points: Vec<String> = five.points().map(|p| p.to_string()).collect();
+    let text = format!("{} {}-{}", five.color, points[0], points[points.len() - 1]);
+    (text, points)
+}
+
+fn show(board: &Board, g: &Global, svg: Option<&Path>) -> Result<()> {
+    #[derive(Serialize)]
+    struct FiveOut {
+        color: Color,
+        points: Vec<String>,
+    }
+    #[derive(Serialize)]
+    struct CanonicalOut {
+        hash: String,
+        symmetry: String,
+    }
+    #[derive(Serialize)]
+    struct Out {
+        rule: Rule,
+        k: u8,
+        size: String,
+        to_move: Color,
+        moves: Vec<String>,
+        board: Vec<String>,
+        hash: String,
+        canonical: CanonicalOut,
+        fives: Vec<FiveOut>,
+        forbidden: Vec<ForbiddenPoint>,
+    }
+    let (points, forbidden_json) = forbidden_points(board);
+    if let Some(path) = svg {
+        let picture = renju::svg::render(board, &points);
+        write_atomic(path, picture.as_bytes())
+            .with_context(|| format!("cannot write the picture to `{}`", path.display()))?;
+    }
+    let canonical = board.canonical();
+    let fives = board.fives();
+    if g.json {
+        let plain = notation::format_diagram(board, &DiagramStyle::default());
+        let out = Out {
+            rule: board.rules().rule(),
+            k: board.rules().k(),
+            size: board.size().to_string(),
+            to_move: board.to_move(),
+            moves: board.moves().iter().map(Point::to_string).collect(),
+            board: plain.lines().map(str::to_string).collect(),
+            hash: format!("{:016x}", board.hash()),
+            canonical: CanonicalOut {
+                hash: format!("{:016x}", canonical.key),
+                symmetry: canonical.symmetry.to_string(),
+            },
+            fives: fives
+                .iter()
+                .map(|f| FiveOut {
+                    color: f.color,
+                    points: five_text(f).1,
+                })
+                .collect(),
+            forbidden: forbidden_json,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    let style = DiagramStyle {
+        labels: true,
+        forbidden: &points,
+    };
+    print!("{}", notation::format_diagram(board, &style));
+    println!("rule:      {} on {}", board.rules(), board.size());
+    if !board.moves().is_empty() {
+        println!("moves:     {}", notation::format_moves(board));
+    }
+    println!("to move:   {}", board.to_move());
+    println!("hash:      {:016x}", board.hash());
+    println!("canonical: {:016x} ({})", canonical.key, canonical.symmetry);
+    let fives: Vec<String> = fives.iter().map(|f| five_text(f).0).collect();
+    println!(
+        "fives:     {}",
+        if fives.is_empty() {
+            "none".to_string()
+        } else {
+            fives.join(", ")
+        }
+    );
+    if board.rules().has_forbidden() {
+        let list: Vec<String> = points.iter().map(|(p, k)| format!("{p} {k}")).collect();
+        println!(
+            "forbidden: {}",
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(", ")
+            }
+        );
+    }
+    if let Some(path) = svg
+        && !g.quiet
+        && std::io::stderr().is_terminal()
+    {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,581 @@
+//! Reading and writing positions: move lists (`h8 h9 i9`, `h8h9i9`, `H8,H9,I9`) and board
+//! diagrams (rank 15 first, `X` Black, `O` White, `.` or `+` empty, labels optional).
+//!
+//! Parsing is pure: it turns text into a [`Board`] or a [`PositionError`] that names the
+//! problem and the offending token. Reading files and standard input belongs to the caller.
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::rules::{Board, Color, Forbidden, PlayError, Point, Rules, Size};
+
+/// Why a position could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// A token that is not a point.
+    #[error("malformed move `{token}`: expected a file letter and a rank, like h8")]
+    Malformed {
+        /// The token.
+        token: String,
+    },
+    /// A point that is not on the board.
+    #[error("move `{token}` is off the {size} board")]
+    OffBoard {
+        /// The token.
+        token: String,
+        /// The board size.
+        size: Size,
+    },
+    /// A point played twice.
+    #[error("move {number} `{token}` repeats move {first}: the point is already taken")]
+    Repeated {
+        /// The token.
+        token: String,
+        /// Its move number, from 1.
+        number: usize,
+        /// Move number of the first stone there.
+        first: usize,
+    },
+    /// A move after the game was already won.
+    #[error(
+        "move {number} `{token}` comes after {winner}'s five at move {five_at}: the game is over"
+    )]
+    AfterFive {
+        /// The token.
+        token: String,
+        /// Its move number.
+        number: usize,
+        /// Who made the five.
+        winner: Color,
+        /// The move number of the five.
+        five_at: usize,
+    },
+    /// A diagram row with the wrong number of points.
+    #[error(
+        "diagram row {row} (rank {rank}) has {found} points, expected {expected} for the {size} board: `{text}`"
+    )]
+    RowLength {
+        /// Row number in the diagram, from 1 at the top.
+        row: usize,
+        /// The rank that row stands for.
+        rank: usize,
+        /// Points found.
+        found: usize,
+        /// Points expected.
+        expected: usize,
+        /// The board size.
+        size: Size,
+        /// The row's text.
+        text: String,
+    },
+    /// A diagram with the wrong number of rows.
+    #[error("diagram has {found} rows, expected {expected} for the {size} board")]
+    RowCount {
+        /// Rows found.
+        found: usize,
+        /// Rows expected.
+        expected: usize,
+        /// The board size.
+        size: Size,
+    },
+    /// A character that has no meaning in a diagram row.
+    #[error(
+        "diagram row {row} has an unexpected character `{ch}`: use X for Black, O for White, . or + for empty"
+    )]
+    BadDiagramChar {
+        /// Row number in the diagram, from 1 at the top.
+        row: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A rank label that does not match the row's rank.
+    #[error("diagram row {row} is labelled rank {label}, but it stands for rank {rank}")]
+    WrongRankLabel {
+        /// Row number in the diagram, from 1 at the top.
+        row: usize,
+        /// The label found.
+        label: String,
+        /// The rank the row stands for.
+        rank: usize,
+    },
+    /// Stone counts that no game reaches, with no side to move given.
+    #[error(
+        "stone counts black={black} white={white} cannot arise in a game (Black moves first, so Black has as many stones as White or one more); give the side to move with --to-move"
+    )]
+    UnreachableCounts {
+        /// Black stones.
+        black: usize,
+        /// White stones.
+        white: usize,
+    },
+    /// A diagram where both colours have a five.
+    #[error("both Black and White have a five on the board: no game reaches that position")]
+    TwoWinners,
+}
+
+/// How to read a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PositionOptions {
+    /// Board size.
+    pub size: Size,
+    /// Rules (win length and forbidden moves).
+    pub rules: Rules,
+    /// The side to move; `None` derives it from the stone counts.
+    pub to_move: Option<Color>,
+}
+
+/// Reads a position, as a diagram if the text looks like one, else as a move list.
+///
+/// # Errors
+/// A [`PositionError`] naming the problem and the token.
+pub fn parse_position(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
+    if looks_like_diagram(text) {
+        parse_diagram(text, options)
+    } else {
+        parse_moves(text, options)
+    }
+}
+
+/// Whether some line, rank labels aside, is made only of diagram characters. A move list never
+/// is: its tokens hold ranks after file letters.
+#[must_use]
+pub fn looks_like_diagram(text: &str) -> bool {
+    text.lines().any(|line| {
+        let body = strip_rank_labels(line).1;
+        body.chars().any(|c| !c.is_whitespace())
+            && body
+                .chars()
+                .all(|c| c.is_whitespace() || is_diagram_char(c))
+            && body
+                .chars()
+                .any(|c| matches!(c, '.' | '+' | 'X' | 'x' | '0'))
+    })
+}
+
+fn is_diagram_char(c: char) -> bool {
+    matches!(c, 'X' | 'x' | 'O' | 'o' | '0' | '.' | '+')
+}
+
+/// Splits the move tokens out of a move list: separators are whitespace, commas and
+/// semicolons, and moves may run together (`h8h9i9`). A run-together chunk is split only when
+/// it is wholly letter-then-digits moves; anything else stays one token, to be reported whole.
+fn move_tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    for chunk in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        if chunk.is_empty() {
+            continue;
+        }
+        let bytes = chunk.as_bytes();
+        let mut starts = Vec::new();
+        let mut i = 0;
+        let splittable = loop {
+            if i == bytes.len() {
+                break true;
+            }
+            let letters = bytes[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphabetic())
+                .count();
+            let digits = bytes[i + letters..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if letters != 1 || digits == 0 {
+                break false;
+            }
+            starts.push(i);
+            i += letters + digits;
+        };
+        if splittable {
+            starts.push(bytes.len());
+            tokens.extend(starts.windows(2).map(|w| &chunk[w[0]..w[1]]));
+        } else {
+            tokens.push(chunk);
+        }
+    }
+    tokens
+}
+
+/// Reads one point in RIF notation on a board of `size`.
+///
+/// # Errors
+/// [`PositionError::Malformed`] or [`PositionError::OffBoard`].
+pub fn parse_point(token: &str, size: Size) -> Result<Point, PositionError> {
+    let malformed = || PositionError::Malformed {
+        token: token.to_string(),
+    };
+    let off = || PositionError::OffBoard {
+        token: token.to_string(),
+        size,
+    };
+    let (file, rank) = match token.char_indices().nth(1) {
+        Some((i, _)) => token.split_at(i),
+        None => return Err(malformed()),
+    };
+    let file = file
+        .chars()
+        .next()
+        .filter(char::is_ascii_alphabetic)
+        .ok_or_else(malformed)?;
+    if rank.is_empty() || !rank.bytes().all(|b| b.is_ascii_digit()) || rank.starts_with('0') {
+        return Err(malformed());
+    }
+    let x = i32::from(file.to_ascii_lowercase() as u8 - b'a');
+    let y = if rank.len() > 3 {
+        i32::MAX
+    } else {
+        rank.parse::<i32>().map_err(|_| malformed())? - 1
+    };
+    size.point(x, y).ok_or_else(off)
+}
+
+/// Reads a move list: Black first, alternating.
+///
+/// # Errors
+/// A malformed token, a point off the board, a repeated point, or a move after a five.
+pub fn parse_moves(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
+    let mut board = Board::new(options.size, options.rules);
+    let mut five_at: Option<(usize, Color)> = None;
+    for (i, token) in move_tokens(text).into_iter().enumerate() {
+        let number = i + 1;
+        let p = parse_point(token, options.size)?;
+        if let Some((five_at, winner)) = five_at {
+            return Err(PositionError::AfterFive {
+                token: token.to_string(),
+                number,
+                winner,
+                five_at,
+            });
+        }
+        let color = board.to_move();
+        match board.play(p) {
+            Ok(()) => {}
+            Err(PlayError::Occupied { .. }) => {
+                let first = board
+                    .moves()
+                    .iter()
+                    .position(|&m| m == p)
+                    .map_or(0, |i| i + 1);
+                return Err(PositionError::Repeated {
+                    token: token.to_string(),
+                    number,
+                    first,
+                });
+            }
+            Err(PlayError::OffBoard { .. }) => {
+                return Err(PositionError::OffBoard {
+                    token: token.to_string(),
+                    size: options.size,
+                });
+            }
+        }
+        if board.makes_five(p, color) {
+            five_at = Some((number, color));
+        }
+    }
+    if let Some(color) = options.to_move {
+        board.set_to_move(color);
+    }
+    Ok(board)
+}
+
+/// Splits a leading and a trailing rank number off a diagram line.
+fn strip_rank_labels(line: &str) -> (Option<&str>, &str, Option<&str>) {
+    let trimmed = line.trim();
+    let lead_len = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let (lead, rest) = trimmed.split_at(lead_len);
+    let rest = rest.trim();
+    let trail_len = rest.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (body, trail) = rest.split_at(rest.len() - trail_len);
+    (
+        (!lead.is_empty()).then_some(lead),
+        body.trim(),
+        (!trail.is_empty()).then_some(trail),
+    )
+}
+
+/// Whether a line is a file-label line like `A B C ... O` (case and spacing free).
+fn is_file_labels(line: &str, size: Size) -> bool {
+    let letters: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let expected: String = (0..size.cols()).map(|x| (b'a' + x) as char).collect();
+    !letters.is_empty() && letters.eq_ignore_ascii_case(&expected)
+}
+
+/// Reads a board diagram: one line per rank, top rank first.
+///
+/// # Errors
+/// A wrong row length or count, an unknown character, a wrong rank label, stone counts no game
+/// reaches (without a side to move), or fives for both sides.
+pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
+    let size = options.size;
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !is_file_labels(l, size))
+        .collect();
+    let expected_rows = usize::from(size.rows());
+    let mut board = Board::new(size, options.rules);
+    for (i, line) in rows.iter().enumerate() {
+        let row = i + 1;
+        let rank = expected_rows as isize - i as isize;
+        let (lead, body, trail) = strip_rank_labels(line);
+        for label in [lead, trail].into_iter().flatten() {
+            if label.parse::<isize>().ok() != Some(rank) {
+                return Err(PositionError::WrongRankLabel {
+                    row,
+                    label: label.to_string(),
+                    rank: rank.max(0) as usize,
+                });
+            }
+        }
+        let cells: Vec<char> = body.chars().filter(|c| !c.is_whitespace()).collect();
+        if let Some(&ch) = cells.iter().find(|&&c| !is_diagram_char(c)) {
+            return Err(PositionError::BadDiagramChar { row, ch });
+        }
+        if rank < 1 {
+            continue; // Too many rows: reported below, once the count is known.
+        }
+        if cells.len() != usize::from(size.cols()) {
+            return Err(PositionError::RowLength {
+                row,
+                rank: rank as usize,
+                found: cells.len(),
+                expected: usize::from(size.cols()),
+                size,
+                text: line.trim().to_string(),
+            });
+        }
+        for (x, &c) in cells.iter().enumerate() {
+            let color = match c {
+                'X' | 'x' => Color::Black,
+                'O' | 'o' | '0' => Color::White,
+                _ => continue,
+            };
+            let p = Point::new(x as u8, (rank - 1) as u8);
+            board.put(p, color).expect("each diagram point is set once");
+        }
+    }
+    if rows.len() != expected_rows {
+        return Err(PositionError::RowCount {
+            found: rows.len(),
+            expected: expected_rows,
+            size,
+        });
+    }
+    let fives = board.fives();
+    if fives.iter().any(|f| f.color == Color::Black)
+        && fives.iter().any(|f| f.color == Color::White)
+    {
+        return Err(PositionError::TwoWinners);
+    }
+    let (black, white) = (
+        board.stone_count(Color::Black),
+        board.stone_count(Color::White),
+    );
+    let to_move = match options.to_move {
+        Some(color) => color,
+        None if black == white => Color::Black,
+        None if black == white + 1 => Color::White,
+        None => return Err(PositionError::UnreachableCounts { black, white }),
+    };
+    board.set_to_move(to_move);
+    Ok(board)
+}
+
+/// The move list of a board's played moves, like `h8 h9 i9`.
+#[must_use]
+pub fn format_moves(board: &Board) -> String {
+    let moves: Vec<String> = board.moves().iter().map(Point::to_string).collect();
+    moves.join(" ")
+}
+
+/// What to draw on a text diagram besides the stones.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiagramStyle<'a> {
+    /// Rank numbers on the left and file letters underneath.
+    pub labels: bool,
+    /// Forbidden points to mark with `3`, `4` or `6`.
+    pub forbidden: &'a [(Point, Forbidden)],
+}
+
+/// A text diagram of the board, top rank first, with `X`, `O`, `.` and the forbidden marks.
+/// Without labels or marks it reads back with [`parse_diagram`].
+#[must_use]
+pub fn format_diagram(board: &Board, style: &DiagramStyle<'_>) -> String {
+    let size = board.size();
+    let mut out = String::new();
+    for y in (0..size.rows()).rev() {
+        if style.labels {
+            let _ = write!(out, "{:>2} ", y + 1);
+        }
+        let row: Vec<String> = (0..size.cols())
+            .map(|x| {
+                let p = Point::new(x, y);
+                let mark = match board.stone(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => style
+                        .forbidden
+                        .iter()
+                        .find(|(q, _)| *q == p)
+                        .map_or('.', |(_, kind)| kind.mark()),
+                };
+                mark.to_string()
+            })
+            .collect();
+        out.push_str(&row.join(if style.labels { " " } else { "" }));
+        out.push('\n');
+    }
+    if style.labels {
+        out.push_str("   ");
+        let files: Vec<String> = (0..size.cols())
+            .map(|x| ((b'A' + x) as char).to_string())
+            .collect();
+        out.push_str(&files.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> PositionOptions {
+        PositionOptions::default()
+    }
+
+    fn moves(b: &Board) -> String {
+        format_moves(b)
+    }
+
+    #[test]
+    fn move_list_forms() {
+        for text in ["h8 h9 i9", "h8h9i9", "H8,H9,I9", " h8, h9 ;i9\n"] {
+            let b = parse_position(text, &opts()).unwrap();
+            assert_eq!(moves(&b), "h8 h9 i9", "{text}");
+            assert_eq!(b.to_move(), Color::White);
+        }
+        let b = parse_position("h8h10h11", &opts()).unwrap();
+        assert_eq!(moves(&b), "h8 h10 h11");
+        assert_eq!(parse_position("", &opts()).unwrap().to_move(), Color::Black);
+    }
+
+    #[test]
+    fn move_list_errors_name_the_token() {
+        let err = |t: &str| parse_position(t, &opts()).unwrap_err();
+        assert_eq!(
+            err("h8 p1"),
+            PositionError::OffBoard {
+                token: "p1".into(),
+                size: Size::STANDARD
+            }
+        );
+        assert_eq!(
+            err("h8 h16").to_string(),
+            "move `h16` is off the 15x15 board"
+        );
+        assert_eq!(
+            err("h8 h9 h8"),
+            PositionError::Repeated {
+                token: "h8".into(),
+                number: 3,
+                first: 1
+            }
+        );
+        assert_eq!(
+            err("h8 9h"),
+            PositionError::Malformed { token: "9h".into() }
+        );
+        assert_eq!(err("h8 h"), PositionError::Malformed { token: "h".into() });
+        assert_eq!(
+            err("h8 é5"),
+            PositionError::Malformed {
+                token: "é5".into()
+            }
+        );
+        assert_eq!(
+            err("h8 h0"),
+            PositionError::Malformed { token: "h0".into() }
+        );
+        assert!(matches!(
+            err("h8 h99999999999999"),
+            PositionError::OffBoard { .. }
+        ));
+        let after = err("a1 b1 a2 b2 a3 b3 a4 b4 a5 b5");
+        assert_eq!(
+            after,
+            PositionError::AfterFive {
+                token: "b5".into(),
+                number: 10,
+                winner: Color::Black,
+                five_at: 9
+            }
+        );
+    }
+
+    #[test]
+    fn diagrams_read_with_and_without_labels() {
+        let size = Size::new(5, 4).unwrap();
+        let o = PositionOptions { size, ..opts() };
+        let plain = ".....\n..X..\n..O+.\nX....\n";
+        let labelled = " 4 . . . . .\n 3 . . X . .\n 2 . . O + .\n 1 X . . . .\n   A B C D E\n";
+        let a = parse_position(plain, &o).unwrap();
+        let b = parse_position(labelled, &o).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.stone("c3".parse().unwrap()), Some(Color::Black));
+        assert_eq!(a.stone("c2".parse().unwrap()), Some(Color::White));
+        assert_eq!(a.to_move(), Color::White);
+        let text = format_diagram(&a, &DiagramStyle::default());
+        assert_eq!(parse_diagram(&text, &o).unwrap(), a);
+    }
+
+    #[test]
+    fn diagram_errors() {
+        let o = PositionOptions {
+            size: Size::new(3, 3).unwrap(),
+            ..opts()
+        };
+        let err = |t: &str| parse_position(t, &o).unwrap_err();
+        assert!(matches!(
+            err("...\n..\n...\n"),
+            PositionError::RowLength {
+                row: 2,
+                found: 2,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("...\n...\n"),
+            PositionError::RowCount {
+                found: 2,
+                expected: 3,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("...\n...\n...\n...\n"),
+            PositionError::RowCount { found: 4, .. }
+        ));
+        assert!(matches!(
+            err("...\n.Z.\n...\n"),
+            PositionError::BadDiagramChar { row: 2, ch: 'Z' }
+        ));
+        assert!(matches!(
+            err("XX.\n...\n...\n"),
+            PositionError::UnreachableCounts { black: 2, white: 0 }
+        ));
+        assert!(matches!(
+            err("3 ...\n1 ...\n1 ...\n"),
+            PositionError::WrongRankLabel { row: 2, .. }
+        ));
+        let o2 = PositionOptions {
+            to_move: Some(Color::Black),
+            ..o
+        };
+        assert_eq!(
+            parse_position("XX.\n...\n...\n", &o2).unwrap().to_move(),
+            Color::Black
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! The board: stones, the side to move, incremental play and undo, Zobrist keys under every
+//! symmetry, fives, and Black's forbidden points.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use super::forbidden::{self, Forbidden, Verdict};
+use super::geometry::{Color, Direction, Point, SLOTS, Size};
+use super::lines::Lines;
+use super::rule::Rules;
+use super::symmetry::{Canonical, Symmetry};
+use super::zobrist;
+
+/// A move that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PlayError {
+    /// The point is not on the board.
+    #[error("point {point} is off the {size} board")]
+    OffBoard {
+        /// The point.
+        point: Point,
+        /// The board size.
+        size: Size,
+    },
+    /// The point already holds a stone.
+    #[error("point {point} is already taken by {color}")]
+    Occupied {
+        /// The point.
+        point: Point,
+        /// The stone already there.
+        color: Color,
+    },
+}
+
+/// A winning line on the board: an unbroken run of one colour that wins under the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Five {
+    /// Whose line it is.
+    pub color: Color,
+    /// The end of the run nearest `a1` along its direction (the lowest file, or for a vertical
+    /// line the lowest rank).
+    pub start: Point,
+    /// Direction of the run from `start`.
+    pub direction: Direction,
+    /// Number of stones (5 in renju for Black; more for White's or a freestyle overline).
+    pub length: u8,
+}
+
+impl Five {
+    /// The stones of the line, from `start`.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        let (dx, dy) = self.direction.delta();
+        (0..i32::from(self.length)).map(move |i| {
+            Point::new(
+                (i32::from(self.start.x()) + dx * i) as u8,
+                (i32::from(self.start.y()) + dy * i) as u8,
+            )
+        })
+    }
+}
+
+/// A position: board size, rules, stones, the side to move, and the moves played on it.
+///
+/// [`Board::play`] and [`Board::undo`] are incremental: they update the stone grid, Black's line
+/// masks for the forbidden-move tables, and the Zobrist key under each symmetry, in constant
+/// time. Set-up stones placed with [`Board::put`] are not moves and cannot be undone.
+#[derive(Clone)]
+pub struct Board {
+    size: Size,
+    rules: Rules,
+    cells: [Option<Color>; SLOTS],
+    lines: Lines,
+    moves: Vec<Point>,
+    to_move: Color,
+    stones: [u16; 2],
+    /// Zobrist key of the stones (not the side to move) under each symmetry in [`Symmetry::ALL`].
+    keys: [u64; 8],
+}
+
+impl Board {
+    /// An empty board, Black to move.
+    #[must_use]
+    pub fn new(size: Size, rules: Rules) -> Board {
+        Board {
+            size,
+            rules,
+            cells: [None; SLOTS],
+            lines: Lines::new(size),
+            moves: Vec::new(),
+            to_move: Color::Black,
+            stones: [0; 2],
+            keys: [0; 8],
+        }
+    }
+
+    /// The board size.
+    #[must_use]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Sets the side to move (a pass, or a position set up with the other side to move).
+    pub fn set_to_move(&mut self, color: Color) {
+        self.to_move = color;
+    }
+
+    /// The stone at `p`, if any. Points off the board are empty.
+    #[must_use]
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        if self.size.contains(p) {
+            self.cells[p.slot()]
+        } else {
+            None
+        }
+    }
+
+    /// Whether `p` is on the board and empty.
+    #[must_use]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.size.contains(p) && self.cells[p.slot()].is_none()
+    }
+
+    /// The moves played with [`Board::play`] that are still on the board, in order.
+    #[must_use]
+    pub fn moves(&self) -> &[Point] {
+        &self.moves
+    }
+
+    /// Number of `color` stones on the board.
+    #[must_use]
+    pub fn stone_count(&self, color: Color) -> usize {
+        usize::from(self.stones[color.index()])
+    }
+
+    /// Whether every point holds a stone.
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.stone_count(Color::Black) + self.stone_count(Color::White) == self.size.area()
+    }
+
+    /// Every stone on the board with its colour, file by file.
+    pub fn stones(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.points().filter_map(|p| self.stone(p).map(|c| (p, c)))
+    }
+
+    /// Every point of the board, file by file from `a1` (the order of [`Point`]'s `Ord`).
+    pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
+        let size = self.size;
+        (0..size.cols()).flat_map(move |x| (0..size.rows()).map(move |y| Point::new(x, y)))
+    }
+
+    fn check_empty(&self, p: Point) -> Result<(), PlayError> {
+        if !self.size.contains(p) {
+            return Err(PlayError::OffBoard {
+                point: p,
+                size: self.size,
+            });
+        }
+        match self.cells[p.slot()] {
+            Some(color) => Err(PlayError::Occupied { point: p, color }),
+            None => Ok(()),
+        }
+    }
+
+    fn add_stone(&mut self, p: Point, color: Color) {
+        self.cells[p.slot()] = Some(color);
+        self.lines.put(p, color);
+        self.stones[color.index()] += 1;
+        for &s in Symmetry::of(self.size) {
+            self.keys[s.index()] ^= zobrist::stone(color, s.apply(p, self.size));
+        }
+    }
+
+    fn remove_stone(&mut self, p: Point, color: Color) {
+        self.cells[p.slot()] = None;
+        self.lines.remove(p, color);
+        self.stones[color.index()] -= 1;
+        for &s in Symmetry::of(self.size) {
+            self.keys[s.index()] ^= zobrist::stone(color, s.apply(p, self.size));
+        }
+    }
+
+    /// Places a set-up stone of `color` at `p`. It is not a move: the side to move does not
+    /// change and [`Board::undo`] does not remove it.
+    ///
+    /// # Errors
+    /// [`PlayError`] if `p` is off the board or taken.
+    pub fn put(&mut self, p: Point, color: Color) -> Result<(), PlayError> {
+        self.check_empty(p)?;
+        self.add_stone(p, color);
+        Ok(())
+    }
+
+    /// Plays the side to move at `p` and passes the move to the other side.
+    ///
+    /// This checks only that `p` is an empty point of the board. A forbidden point is not
+    /// refused: in renju it is a losing move for Black, and a caller that wants only legal moves
+    /// asks [`Board::is_legal`] first.
+    ///
+    /// # Errors
+    /// [`PlayError`] if `p` is off the board or taken.
+    pub fn play(&mut self, p: Point) -> Result<(), PlayError> {
+        self.check_empty(p)?;
+        self.play_unchecked(p);
+        Ok(())
+    }
+
+    /// Plays the side to move at `p`, which must be an empty point of the board.
+    ///
+    /// # Panics
+    /// In debug builds, if `p` is off the board or taken.
+    pub fn play_unchecked(&mut self, p: Point) {
+        debug_assert!(self.check_empty(p).is_ok(), "play_unchecked at {p}");
+        self.add_stone(p, self.to_move);
+        self.moves.push(p);
+        self.to_move = self.to_move.opponent();
+    }
+
+    /// Takes back the last move played, returning it, or `None` if no move is left to undo.
+    pub fn undo(&mut self) -> Option<Point> {
+        let p = self.moves.pop()?;
+        let color = self.cells[p.slot()].expect("a played move holds its stone");
+        self.remove_stone(p, color);
+        self.to_move = color;
+        Some(p)
+    }
+
+    /// The Zobrist key of the position: the stones and the side to move.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.keys[Symmetry::Identity.index()] ^ self.side_key()
+    }
+
+    /// The Zobrist key of the position's image under `symmetry`, or `None` if the symmetry does
+    /// not apply to this board (a quarter turn of a rectangle).
+    #[must_use]
+    pub fn hash_under(&self, symmetry: Symmetry) -> Option<u64> {
+        Symmetry::of(self.size)
+            .contains(&symmetry)
+            .then(|| self.keys[symmetry.index()] ^ self.side_key())
+    }
+
+    fn side_key(&self) -> u64 {
+        match self.to_move {
+            Color::Black => 0,
+            Color::White => zobrist::WHITE_TO_MOVE,
+        }
+    }
+
+    /// The canonical form: the smallest key over the board's symmetries and the symmetry that
+    /// gives it (the first such in [`Symmetry::ALL`] order when images coincide).
+    #[must_use]
+    pub fn canonical(&self) -> Canonical {
+        let side = self.side_key();
+        Symmetry::of(self.size)
+            .iter()
+            .map(|&s| Canonical {
+                key: self.keys[s.index()] ^ side,
+                symmetry: s,
+            })
+            .min_by_key(|c| c.key)
+            .expect("every board has the identity")
+    }
+
+    /// The key recomputed from scratch, for tests of the incremental one.
+    #[must_use]
+    pub fn recompute_hash(&self) -> u64 {
+        self.stones()
+            .fold(self.side_key(), |h, (p, c)| h ^ zobrist::stone(c, p))
+    }
+
+    /// The image of this position under `symmetry` (stones and moves mapped, same side to move).
+    ///
+    /// # Panics
+    /// If `symmetry` swaps the axes of a rectangular board.
+    #[must_use]
+    pub fn transformed(&self, symmetry: Symmetry) -> Board {
+        assert!(
+            Symmetry::of(self.size).contains(&symmetry),
+            "{symmetry} on a {} board",
+            self.size
+        );
+        let mut image = Board::new(self.size, self.rules);
+        let played: std::collections::HashSet<Point> = self.moves.iter().copied().collect();
+        for (p, c) in self.stones().filter(|(p, _)| !played.contains(p)) {
+            image.add_stone(symmetry.apply(p, self.size), c);
+        }
+        let mut color = self.to_move;
+        if self.moves.len() % 2 == 1 {
+            color = color.opponent();
+        }
+        image.to_move = color;
+        for &p in &self.moves {
+            image.play_unchecked(symmetry.apply(p, self.size));
+        }
+        image.to_move = self.to_move;
+        image
+    }
+
+    /// Length of the `color` run through `p` along `d`, counting `p` itself as `color`, and
+    /// whether each end of the run is held by the opponent.
+    fn run(&self, p: Point, d: Direction, color: Color) -> (u32, [bool; 2]) {
+        let mut len = 1;
+        let mut ends = [false; 2];
+        for (end, sign) in [(0, -1), (1, 1)] {
+            let mut i = 1;
+            loop {
+                match p.step(d, sign * i, self.size).map(|q| self.cells[q.slot()]) {
+                    Some(Some(c)) if c == color => {
+                        len += 1;
+                        i += 1;
+                    }
+                    Some(Some(_)) => {
+                        ends[end] = true;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        (len, ends)
+    }
+
+    /// Whether a `color` stone at `p` (empty, or already holding that stone) is part of a line
+    /// that wins under the rules.
+    #[must_use]
+    pub fn makes_five(&self, p: Point, color: Color) -> bool {
+        Direction::ALL.into_iter().any(|d| {
+            let (len, ends) = self.run(p, d, color);
+            self.rules.is_win(color, len, ends)
+        })
+    }
+
+    /// Every winning line on the board.
+    #[must_use]
+    pub fn fives(&self) -> Vec<Five> {
+        let mut fives = Vec::new();
+        for (p, color) in self.stones() {
+            for d in Direction::ALL {
+                let starts_run =
+                    p.step(d, -1, self.size).and_then(|q| self.stone(q)) != Some(color);
+                if !starts_run {
+                    continue;
+                }
+                let (len, ends) = self.run(p, d, color);
+                if self.rules.is_win(color, len, ends) {
+                    fives.push(Five {
+                        color,
+                        start: p,
+                        direction: d,
+                        length: len as u8,
+                    });
+                }
+            }
+        }
+        fives
+    }
+
+    /// Why a black stone at `p` would be forbidden, if it would be. `None` for a legal point,
+    /// a point that makes a five, a taken point, or a rule set without forbidden moves. The
+    /// answer does not depend on whose move it is.
+    #[must_use]
+    pub fn forbidden(&self, p: Point) -> Option<Forbidden> {
+        if !self.rules.has_forbidden() || !self.is_empty(p) {
+            return None;
+        }
+        match forbidden::verdict_of(&self.lines, p, self.size) {
+            Verdict::Forbidden(kind) => Some(kind),
+            Verdict::Five | Verdict::Legal => None,
+        }
+    }
+
+    /// Every point forbidden for Black, file by file from `a1`.
+    #[must_use]
+    pub fn forbidden_points(&self) -> Vec<(Point, Forbidden)> {
+        if !self.rules.has_forbidden() {
+            return Vec::new();
+        }
+        let mut scratch = self.lines.clone();
+        self.points()
+            .filter(|&p| self.cells[p.slot()].is_none())
+            .filter_map(|p| match forbidden::verdict(&mut scratch, p, self.size) {
+                Verdict::Forbidden(kind) => Some((p, kind)),
+                Verdict::Five | Verdict::Legal => None,
+            })
+            .collect()
+    }
+
+    /// Whether the side to move may play at `p`: an empty point, and for Black in renju not a
+    /// forbidden one.
+    #[must_use]
+    pub fn is_legal(&self, p: Point) -> bool {
+        self.is_empty(p) && (self.to_move == Color::White || self.forbidden(p).is_none())
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when they have the same size, rules, stones, side to move and moves.
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.rules == other.rules
+            && self.to_move == other.to_move
+            && self.moves == other.moves
+            && self.cells[..] == other.cells[..]
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Board({}, {}, {} to move)",
+            self.size, self.rules, self.to_move
+        )?;
+        for y in (0..self.size.rows()).rev() {
+            let row: String = (0..self.size.cols())
+                .map(|x| match self.cells[Point::new(x, y).slot()] {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                })
+                .collect();
+            writeln!(f, "{row}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn play_and_undo() {
+        let mut b = Board::new(Size::STANDARD, Rules::renju());
+        let empty_hash = b.hash();
+        b.play(p("h8")).unwrap();
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(
+            b.play(p("h8")),
+            Err(PlayError::Occupied {
+                point: p("h8"),
+                color: Color::Black
+            })
+        );
+        assert!(matches!(b.play(p("p1")), Err(PlayError::OffBoard { .. })));
+        b.play(p("h9")).unwrap();
+        assert_ne!(b.hash(), empty_hash);
+        assert_eq!(b.undo(), Some(p("h9")));
+        assert_eq!(b.undo(), Some(p("h8")));
+        assert_eq!(b.undo(), None);
+        assert_eq!(b.hash(), empty_hash);
+        assert_eq!(b, Board::new(Size::STANDARD, Rules::renju()));
+    }
+
+    #[test]
+    fn fives_by_rule() {
+        let mut b = Board::new(Size::STANDARD, Rules::renju());
+        for x in 0..6 {
+            b.put(Point::new(x, 0), Color::Black).unwrap();
+        }
+        assert!(b.fives().is_empty(), "a black overline is no five in renju");
+        let mut free = Board::new(
+            Size::STANDARD,
+            Rules::new(super::super::Rule::Freestyle, None).unwrap(),
+        );
+        for x in 0..6 {
+            free.put(Point::new(x, 0), Color::Black).unwrap();
+        }
+        let fives = free.fives();
+        assert_eq!(fives.len(), 1);
+        assert_eq!(fives[0].length, 6);
+        assert_eq!(fives[0].points().last(), Some(p("f1")));
+    }
+
+    #[test]
+    fn transformed_keeps_move_order() {
+        let mut b = Board::new(Size::STANDARD, Rules::renju());
+        for m in ["h8", "h9", "i9"] {
+            b.play(p(m)).unwrap();
+        }
+        let t = b.transformed(Symmetry::Rotate90);
+        assert_eq!(t.to_move(), Color::White);
+        assert_eq!(t.hash(), b.hash_under(Symmetry::Rotate90).unwrap());
+        let moves: Vec<String> = t.moves().iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["h8", "g8", "g9"]);
+    }
+}

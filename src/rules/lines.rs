@@ -1,0 +1,130 @@
+//! Black's view of every line on the board, as bit masks, kept up to date on each move.
+//!
+//! Each of the four directions splits the board into lines. A line is two 32-bit masks: the
+//! black stones, and the points that block Black (white stones and everything off the board).
+//! Line positions are shifted by [`PAD`] so that the 11-point window `p-5..=p+5` around any
+//! point is one shift and one mask away, with the board edge already reading as a block. That
+//! window is all the forbidden-move patterns need: a five, a four's five points, a straight
+//! four and the points that make one all lie within five points of the stone.
+
+use super::geometry::{Color, Direction, MAX_SIDE, Point, Size};
+
+/// Off-board padding at each end of a line, in points.
+pub(crate) const PAD: u32 = 5;
+/// Lines per direction, at most: a diagonal family on a 20x20 board has 39 lines.
+const MAX_LINES: usize = 2 * MAX_SIDE as usize - 1;
+
+/// Black's view of all lines: stones and blocks per line, for the four directions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Lines {
+    rows: u8,
+    black: [[u32; MAX_LINES]; 4],
+    blocked: [[u32; MAX_LINES]; 4],
+}
+
+/// Which line of direction `d` holds `p`, and where along it `p` lies (before padding).
+#[inline]
+pub(crate) fn locate(d: Direction, p: Point, rows: u8) -> (usize, u32) {
+    let (x, y) = (u32::from(p.x()), u32::from(p.y()));
+    let rows = u32::from(rows);
+    match d {
+        Direction::Horizontal => (y as usize, x),
+        Direction::Vertical => (x as usize, y),
+        Direction::Diagonal => ((x + rows - 1 - y) as usize, x.min(y)),
+        Direction::AntiDiagonal => ((x + y) as usize, x - (x + y).saturating_sub(rows - 1)),
+    }
+}
+
+impl Lines {
+    /// Empty lines for a board of `size`: every off-board point blocks.
+    pub(crate) fn new(size: Size) -> Lines {
+        let mut lines = Lines {
+            rows: size.rows(),
+            black: [[0; MAX_LINES]; 4],
+            blocked: [[u32::MAX; MAX_LINES]; 4],
+        };
+        for p in size.points() {
+            for (di, d) in Direction::ALL.into_iter().enumerate() {
+                let (line, pos) = locate(d, p, lines.rows);
+                lines.blocked[di][line] &= !(1 << (pos + PAD));
+            }
+        }
+        lines
+    }
+
+    /// Records a `color` stone at the empty point `p`.
+    #[inline]
+    pub(crate) fn put(&mut self, p: Point, color: Color) {
+        for (di, d) in Direction::ALL.into_iter().enumerate() {
+            let (line, pos) = locate(d, p, self.rows);
+            let bit = 1 << (pos + PAD);
+            match color {
+                Color::Black => self.black[di][line] |= bit,
+                Color::White => self.blocked[di][line] |= bit,
+            }
+        }
+    }
+
+    /// Removes the `color` stone at `p`.
+    #[inline]
+    pub(crate) fn remove(&mut self, p: Point, color: Color) {
+        for (di, d) in Direction::ALL.into_iter().enumerate() {
+            let (line, pos) = locate(d, p, self.rows);
+            let bit = !(1 << (pos + PAD));
+            match color {
+                Color::Black => self.black[di][line] &= bit,
+                Color::White => self.blocked[di][line] &= bit,
+            }
+        }
+    }
+
+    /// The window `p-5..=p+5` along direction index `di`, as (black, blocked) masks with `p`
+    /// at bit 5 and `p+i` at bit `5+i`.
+    #[inline]
+    pub(crate) fn window(&self, di: usize, p: Point) -> (u32, u32) {
+        let (line, pos) = locate(Direction::ALL[di], p, self.rows);
+        (
+            (self.black[di][line] >> pos) & 0x7FF,
+            (self.blocked[di][line] >> pos) & 0x7FF,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_point_has_its_own_bit_in_each_direction() {
+        for size in [
+            Size::STANDARD,
+            Size::new(20, 20).unwrap(),
+            Size::new(4, 3).unwrap(),
+        ] {
+            for d in Direction::ALL {
+                let mut seen = std::collections::HashSet::new();
+                for p in size.points() {
+                    let (line, pos) = locate(d, p, size.rows());
+                    assert!(line < MAX_LINES && pos + 2 * PAD < 32, "{d:?} {p}");
+                    assert!(seen.insert((line, pos)), "{d:?} {p} collides");
+                    // The next point along the direction is the next bit of the same line.
+                    if let Some(q) = p.step(d, 1, size) {
+                        assert_eq!(locate(d, q, size.rows()), (line, pos + 1), "{d:?} {p}->{q}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edges_block() {
+        let size = Size::STANDARD;
+        let lines = Lines::new(size);
+        // a1 horizontally: five off-board points to the left block, the board to the right is open.
+        let (black, blocked) = lines.window(0, Point::new(0, 0));
+        assert_eq!(black, 0);
+        assert_eq!(blocked, 0b000_0001_1111);
+        let (_, blocked) = lines.window(0, Point::new(7, 7));
+        assert_eq!(blocked, 0);
+    }
+}
