@@ -39,6 +39,8 @@ fn renju_position() -> impl Strategy<Value = Board> {
         cluster(Size::STANDARD, 9, (35, 55, 10)),
         cluster(Size::STANDARD, 11, (55, 35, 10)),
         cluster(Size::STANDARD, 15, (60, 30, 10)),
+        // Any size, rectangles included, filled edge to edge: the edge must block like White.
+        any_size().prop_flat_map(|size| cluster(size, 20, (45, 40, 15))),
     ]
 }
 
