@@ -8,6 +8,7 @@
 //!   forbidden moves for Black (overline, double-four, recursive double-three). Pure, no I/O.
 //! - [`notation`]: reading and writing positions, as move lists (`h8 h9 i9`) or board diagrams.
 //! - [`svg`]: a board picture as an SVG document.
+//! - [`threat`]: threat-sequence search, VCF.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
 //! ```
@@ -25,3 +26,4 @@ pub mod atomic;
 pub mod notation;
 pub mod rules;
 pub mod svg;
+pub mod threat;

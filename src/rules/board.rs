@@ -310,15 +310,74 @@ impl Board {
         image
     }
 
+    /// The line masks, for the pattern tables.
+    pub(crate) fn lines(&self) -> &Lines {
+        &self.lines
+    }
+
     /// Length of the `color` run through `p` along `d`, counting `p` itself as `color`, and
     /// whether each end of the run is held by the opponent.
     fn run(&self, p: Point, d: Direction, color: Color) -> (u32, [bool; 2]) {
+        self.run_with(p, None, d, color)
+    }
+
+    /// Whether `color` stones at both `p` and the empty `q` (on one line along `d`) make a
+    /// winning run containing both.
+    pub(crate) fn completes_five_with(
+        &self,
+        p: Point,
+        q: Point,
+        d: Direction,
+        color: Color,
+    ) -> bool {
+        let (len, ends) = self.run_with(p, Some(q), d, color);
+        let (dx, dy) = d.delta();
+        // The run through p contains q when every point between them is in it: check the
+        // distance along the line against the run's reach on q's side.
+        let dist = if dx != 0 {
+            (i32::from(q.x()) - i32::from(p.x())) * dx
+        } else {
+            (i32::from(q.y()) - i32::from(p.y())) * dy
+        };
+        let reach = self.reach(p, Some(q), d, color, dist.signum());
+        reach >= dist.abs() && self.rules.is_win(color, len, ends)
+    }
+
+    /// How far the `color` run from `p` extends along `d` in direction `sign`, with an extra
+    /// stone at `extra`.
+    fn reach(&self, p: Point, extra: Option<Point>, d: Direction, color: Color, sign: i32) -> i32 {
+        let mut i = 1;
+        while let Some(q) = p.step(d, sign * i, self.size) {
+            if Some(q) == extra || self.cells[q.slot()] == Some(color) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        i - 1
+    }
+
+    /// [`Board::run`] with an extra `color` stone at `extra`.
+    fn run_with(
+        &self,
+        p: Point,
+        extra: Option<Point>,
+        d: Direction,
+        color: Color,
+    ) -> (u32, [bool; 2]) {
         let mut len = 1;
         let mut ends = [false; 2];
         for (end, sign) in [(0, -1), (1, 1)] {
             let mut i = 1;
             loop {
-                match p.step(d, sign * i, self.size).map(|q| self.cells[q.slot()]) {
+                let cell = p.step(d, sign * i, self.size).map(|q| {
+                    if Some(q) == extra {
+                        Some(color)
+                    } else {
+                        self.cells[q.slot()]
+                    }
+                });
+                match cell {
                     Some(Some(c)) if c == color => {
                         len += 1;
                         i += 1;

@@ -1,11 +1,11 @@
-//! Black's view of every line on the board, as bit masks, kept up to date on each move.
+//! Every line on the board as bit masks, kept up to date on each move.
 //!
-//! Each of the four directions splits the board into lines. A line is two 32-bit masks: the
-//! black stones, and the points that block Black (white stones and everything off the board).
-//! Line positions are shifted by [`PAD`] so that the 11-point window `p-5..=p+5` around any
-//! point is one shift and one mask away, with the board edge already reading as a block. That
-//! window is all the forbidden-move patterns need: a five, a four's five points, a straight
-//! four and the points that make one all lie within five points of the stone.
+//! Each of the four directions splits the board into lines. A line is three 32-bit masks: the
+//! black stones, the white stones, and the points off the board. Line positions are shifted by
+//! [`PAD`] so that the 11-point window `p-5..=p+5` around any point is one shift and one mask
+//! away, with the board edge reading as a block for either colour. That window is all the
+//! five-in-a-row patterns need: a five, a four's five points, a straight four and the points
+//! that make one all lie within five points of the stone.
 
 use super::geometry::{Color, Direction, MAX_SIDE, Point, Size};
 
@@ -14,12 +14,12 @@ pub(crate) const PAD: u32 = 5;
 /// Lines per direction, at most: a diagonal family on a 20x20 board has 39 lines.
 const MAX_LINES: usize = 2 * MAX_SIDE as usize - 1;
 
-/// Black's view of all lines: stones and blocks per line, for the four directions.
+/// All lines: stones of each colour and off-board points per line, for the four directions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Lines {
     rows: u8,
-    black: [[u32; MAX_LINES]; 4],
-    blocked: [[u32; MAX_LINES]; 4],
+    stones: [[[u32; MAX_LINES]; 4]; 2],
+    edge: [[u32; MAX_LINES]; 4],
 }
 
 /// Which line of direction `d` holds `p`, and where along it `p` lies (before padding).
@@ -40,13 +40,13 @@ impl Lines {
     pub(crate) fn new(size: Size) -> Lines {
         let mut lines = Lines {
             rows: size.rows(),
-            black: [[0; MAX_LINES]; 4],
-            blocked: [[u32::MAX; MAX_LINES]; 4],
+            stones: [[[0; MAX_LINES]; 4]; 2],
+            edge: [[u32::MAX; MAX_LINES]; 4],
         };
         for p in size.points() {
             for (di, d) in Direction::ALL.into_iter().enumerate() {
                 let (line, pos) = locate(d, p, lines.rows);
-                lines.blocked[di][line] &= !(1 << (pos + PAD));
+                lines.edge[di][line] &= !(1 << (pos + PAD));
             }
         }
         lines
@@ -57,11 +57,7 @@ impl Lines {
     pub(crate) fn put(&mut self, p: Point, color: Color) {
         for (di, d) in Direction::ALL.into_iter().enumerate() {
             let (line, pos) = locate(d, p, self.rows);
-            let bit = 1 << (pos + PAD);
-            match color {
-                Color::Black => self.black[di][line] |= bit,
-                Color::White => self.blocked[di][line] |= bit,
-            }
+            self.stones[color.index()][di][line] |= 1 << (pos + PAD);
         }
     }
 
@@ -70,23 +66,19 @@ impl Lines {
     pub(crate) fn remove(&mut self, p: Point, color: Color) {
         for (di, d) in Direction::ALL.into_iter().enumerate() {
             let (line, pos) = locate(d, p, self.rows);
-            let bit = !(1 << (pos + PAD));
-            match color {
-                Color::Black => self.black[di][line] &= bit,
-                Color::White => self.blocked[di][line] &= bit,
-            }
+            self.stones[color.index()][di][line] &= !(1 << (pos + PAD));
         }
     }
 
-    /// The window `p-5..=p+5` along direction index `di`, as (black, blocked) masks with `p`
-    /// at bit 5 and `p+i` at bit `5+i`.
+    /// The window `p-5..=p+5` along direction index `di` as `color` sees it: (own stones,
+    /// blocks) masks, blocks being the opponent's stones and off-board points, with `p` at bit
+    /// 5 and `p+i` at bit `5+i`.
     #[inline]
-    pub(crate) fn window(&self, di: usize, p: Point) -> (u32, u32) {
+    pub(crate) fn window(&self, di: usize, p: Point, color: Color) -> (u32, u32) {
         let (line, pos) = locate(Direction::ALL[di], p, self.rows);
-        (
-            (self.black[di][line] >> pos) & 0x7FF,
-            (self.blocked[di][line] >> pos) & 0x7FF,
-        )
+        let own = self.stones[color.index()][di][line];
+        let blocked = self.stones[color.opponent().index()][di][line] | self.edge[di][line];
+        ((own >> pos) & 0x7FF, (blocked >> pos) & 0x7FF)
     }
 }
 
@@ -121,10 +113,10 @@ mod tests {
         let size = Size::STANDARD;
         let lines = Lines::new(size);
         // a1 horizontally: five off-board points to the left block, the board to the right is open.
-        let (black, blocked) = lines.window(0, Point::new(0, 0));
+        let (black, blocked) = lines.window(0, Point::new(0, 0), Color::Black);
         assert_eq!(black, 0);
         assert_eq!(blocked, 0b000_0001_1111);
-        let (_, blocked) = lines.window(0, Point::new(7, 7));
+        let (_, blocked) = lines.window(0, Point::new(7, 7), Color::White);
         assert_eq!(blocked, 0);
     }
 }

@@ -7,14 +7,17 @@
 
 mod board;
 mod forbidden;
+mod fours;
 mod geometry;
 mod lines;
+mod patterns;
 mod rule;
 mod symmetry;
 mod zobrist;
 
 pub use board::{Board, Five, PlayError};
 pub use forbidden::Forbidden;
+pub use fours::Four;
 pub use geometry::{Color, Direction, MAX_SIDE, MIN_SIDE, Point, Size, SizeError};
 pub use rule::{Rule, RuleError, Rules};
 pub use symmetry::{Canonical, Symmetry};

@@ -1,8 +1,11 @@
 //! All integration tests, compiled into one binary: golden forbidden-move data, property tests
-//! of the rules core against the reference implementation, and the command-line tool.
+//! of the rules core against the reference implementation, threat search on external
+//! positions with an independent line checker, and the command-line tool.
 
 mod cli;
 mod golden;
+mod line_check;
 mod props;
 mod reference;
 mod support;
+mod threats;

@@ -1,0 +1,205 @@
+//! Fives and fours for either colour under any rule set: where a stone would complete a five,
+//! and what one more stone makes. These are the questions the threat search asks.
+//!
+//! Under rules with a pattern table (win length five, other than caro) a query is four table
+//! lookups; otherwise it counts runs on the board directly.
+
+use super::board::Board;
+use super::geometry::{Color, Direction, Point};
+use super::patterns::{Fives, pattern};
+
+/// What a stone at a point makes: a five, or fours and their five points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Four {
+    /// The stone itself completes a five (a win under the rules).
+    pub five: bool,
+    /// Number of distinct five points: empty points where a second stone would complete a
+    /// five containing this one. Two or more cannot both be blocked.
+    pub count: u8,
+    /// The first two five points found (in direction order, then along the line).
+    pub points: [Option<Point>; 2],
+}
+
+impl Four {
+    fn add(&mut self, q: Point) {
+        if (self.count as usize) < self.points.len() {
+            self.points[self.count as usize] = Some(q);
+        }
+        self.count = self.count.saturating_add(1);
+    }
+
+    /// The only five point, if there is exactly one.
+    #[must_use]
+    pub fn single(&self) -> Option<Point> {
+        if self.count == 1 {
+            self.points[0]
+        } else {
+            None
+        }
+    }
+}
+
+impl Board {
+    /// What a `color` stone at `p` makes, with `p` empty or already holding that stone. It does
+    /// not judge whether the move is legal (see [`Board::forbidden`]).
+    #[must_use]
+    pub fn four_at(&self, p: Point, color: Color) -> Four {
+        let mut four = Four::default();
+        match Fives::of(self.rules(), color) {
+            Some(fives) => {
+                for (di, d) in Direction::ALL.into_iter().enumerate() {
+                    let e = pattern(self.lines(), di, p, color, fives);
+                    if e.five() {
+                        return Four {
+                            five: true,
+                            ..Four::default()
+                        };
+                    }
+                    for offset in e.five_point_offsets() {
+                        four.add(
+                            p.step(d, offset, self.size())
+                                .expect("a five point is on the board"),
+                        );
+                    }
+                }
+            }
+            None => return self.four_by_runs(p, color),
+        }
+        four
+    }
+
+    /// [`Board::four_at`] by counting runs on the board, for rules without a pattern table
+    /// (and as the tables' cross-check in tests).
+    pub(crate) fn four_by_runs(&self, p: Point, color: Color) -> Four {
+        if self.makes_five(p, color) {
+            return Four {
+                five: true,
+                ..Four::default()
+            };
+        }
+        let mut four = Four::default();
+        let k = i32::from(self.rules().k());
+        for d in Direction::ALL {
+            for offset in (1 - k..k).filter(|&o| o != 0) {
+                if let Some(q) = p.step(d, offset, self.size())
+                    && self.is_empty(q)
+                    && self.completes_five_with(p, q, d, color)
+                {
+                    four.add(q);
+                }
+            }
+        }
+        four
+    }
+
+    /// Every empty point where `color` would complete a five now.
+    #[must_use]
+    pub fn five_points(&self, color: Color) -> Vec<Point> {
+        self.points()
+            .filter(|&p| self.is_empty(p) && self.makes_five(p, color))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use crate::notation::{PositionOptions, parse_position};
+    use crate::rules::{Board, Color, Point, Rule, Rules, Size};
+
+    proptest! {
+        /// The pattern tables and plain run counting agree on every point, for both colours,
+        /// under each rule with a table.
+        #[test]
+        fn tables_agree_with_run_counting(
+            rule in prop_oneof![Just(Rule::Renju), Just(Rule::Gomoku), Just(Rule::Freestyle)],
+            cells in proptest::collection::vec(0u8..3, 81),
+        ) {
+            let mut b = Board::new(Size::STANDARD, Rules::new(rule, None).unwrap());
+            for (i, c) in cells.into_iter().enumerate() {
+                let p = Point::new(3 + (i % 9) as u8, 3 + (i / 9) as u8);
+                match c {
+                    1 => b.put(p, Color::Black).unwrap(),
+                    2 => b.put(p, Color::White).unwrap(),
+                    _ => {}
+                }
+            }
+            for p in b.points().filter(|&p| b.is_empty(p)) {
+                for color in [Color::Black, Color::White] {
+                    let (t, r) = (b.four_at(p, color), b.four_by_runs(p, color));
+                    prop_assert_eq!(t.five, r.five, "{} {}", p, color);
+                    if !t.five {
+                        prop_assert_eq!(t.count, r.count, "{} {}", p, color);
+                        let mut tp = t.points; let mut rp = r.points;
+                        tp.sort(); rp.sort();
+                        if t.count <= 2 { prop_assert_eq!(tp, rp, "{} {}", p, color); }
+                    }
+                }
+            }
+        }
+    }
+
+    fn board(moves: &str, rules: Rules) -> crate::rules::Board {
+        parse_position(
+            moves,
+            &PositionOptions {
+                rules,
+                to_move: None,
+                size: Size::STANDARD,
+            },
+        )
+        .unwrap()
+    }
+
+    fn points(f: super::Four) -> Vec<String> {
+        f.points.iter().flatten().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn fours_for_both_colours() {
+        // Black h8 i8 j8 (and White somewhere else): k8 makes a straight four g8/l8... with h8-k8.
+        let b = board("h8 a1 i8 a2 j8 a3", Rules::renju());
+        let f = b.four_at("k8".parse().unwrap(), Color::Black);
+        assert_eq!((f.five, f.count), (false, 2));
+        assert_eq!(points(f), ["g8", "l8"]);
+        let w = b.four_at("a4".parse().unwrap(), Color::White);
+        assert_eq!((w.five, w.count), (false, 1));
+        assert_eq!(points(w), ["a5"]);
+        assert!(
+            !b.four_at("a5".parse().unwrap(), Color::White).five,
+            "a4 is still empty"
+        );
+        assert_eq!(
+            b.five_points(Color::White),
+            Vec::<crate::rules::Point>::new()
+        );
+    }
+
+    #[test]
+    fn generic_rules_agree_with_tables() {
+        // Gomoku with k=5 has a table; k=4 and caro use run counting. Same position, k=4:
+        // h8 i8 j8 already need one stone: g8 and k8 complete four.
+        let k4 = board("h8 a1 i8 a3 j8", Rules::new(Rule::Gomoku, Some(4)).unwrap());
+        let mut fp = k4.five_points(Color::Black);
+        fp.sort();
+        assert_eq!(
+            fp.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["g8", "k8"]
+        );
+        let caro = board(
+            "h8 g8 i8 a3 j8 a5 k8",
+            Rules::new(Rule::Caro, None).unwrap(),
+        );
+        // g8 is White: l8 would make five with one end held by White and the other open.
+        assert_eq!(
+            caro.five_points(Color::Black)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["l8"]
+        );
+        let f = caro.four_at("l8".parse().unwrap(), Color::Black);
+        assert!(f.five);
+    }
+}

@@ -1,0 +1,126 @@
+//! Threat-sequence search: forced wins by consecutive fours (VCF).
+//!
+//! The attacker may be either colour. When it is not the side to move, the search answers "if
+//! the defender passed now". Renju is handled exactly: Black never plays a forbidden point, a
+//! white four whose only block is forbidden for Black wins, a defender's four must be answered
+//! at once (by a five, or by a four that also blocks), and a defender's five ends the line.
+//!
+//! Results are honest: [`Outcome::Win`] carries a line that was found, [`Outcome::NoWin`] is
+//! given only when the search was complete, and anything cut short by a limit is
+//! [`Outcome::Unknown`].
+
+mod vcf;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::rules::Point;
+
+pub use vcf::{VcfOptions, vcf};
+
+/// How a winning line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// The attacker's last move is a five.
+    Five,
+    /// The attacker's last move is a white four whose only block is forbidden for Black.
+    ForbiddenBlock,
+    /// The attacker already had a five on the board: the line is empty.
+    AlreadyWon,
+}
+
+/// A principal line: attacker and defender moves alternating, attacker first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The moves.
+    pub moves: Vec<Point>,
+    /// How it ends.
+    pub ending: Ending,
+}
+
+impl Line {
+    /// Number of attacker moves in the line (the final five included).
+    #[must_use]
+    pub fn attacker_moves(&self) -> usize {
+        self.moves.len().div_ceil(2)
+    }
+
+    /// Number of attacker fours: attacker moves other than the final five.
+    #[must_use]
+    pub fn fours(&self) -> usize {
+        match self.ending {
+            Ending::Five => self.attacker_moves().saturating_sub(1),
+            Ending::ForbiddenBlock | Ending::AlreadyWon => self.attacker_moves(),
+        }
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A forced win, with its line.
+    Win(Line),
+    /// Proved: no forced win of the kind searched (within the length limit, if one was set).
+    NoWin,
+    /// The search was stopped by a time or node limit, or from outside.
+    Unknown,
+}
+
+impl Outcome {
+    /// `win`, `no-win` or `unknown`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Win(_) => "win",
+            Outcome::NoWin => "no-win",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// A search's answer and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The answer.
+    pub outcome: Outcome,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// When a search must stop: a deadline, a node budget, and a flag another thread (a signal
+/// handler, a batch driver) may raise.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop when this becomes true.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Limits with a time budget from now.
+    #[must_use]
+    pub fn with_time(seconds: Option<f64>) -> Limits {
+        Limits {
+            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the search must stop, after `nodes` nodes.
+    #[must_use]
+    pub fn reached(&self, nodes: u64) -> bool {
+        self.nodes.is_some_and(|n| nodes >= n)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
