@@ -9,6 +9,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
+mod cli;
+
 use renju::atomic::write_atomic;
 use renju::notation::{self, DiagramStyle, PositionError, PositionOptions};
 use renju::rules::{Board, Color, Forbidden, Point, Rule, RuleError, Rules, Size};
@@ -24,7 +26,7 @@ struct Cli {
 }
 
 #[derive(Debug, Args)]
-struct Global {
+pub struct Global {
     /// Rule set: renju, gomoku (exactly k), freestyle (k or more) or caro.
     #[arg(long, global = true, default_value = "renju", value_parser = parse_rule)]
     rule: Rule,
@@ -36,10 +38,10 @@ struct Global {
     k: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
-    json: bool,
+    pub json: bool,
     /// Print no notes or progress on stderr.
     #[arg(long, global = true)]
-    quiet: bool,
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -67,6 +69,28 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Find a forced win by consecutive fours (VCF), or prove there is none.
+    Vcf {
+        #[command(flatten)]
+        search: cli::search::SearchArgs,
+        /// Only lines with at most N attacker fours.
+        #[arg(long, value_name = "N")]
+        max_fours: Option<u32>,
+        /// Return a line with the fewest attacker fours.
+        #[arg(long)]
+        shortest: bool,
+    },
+    /// Find a forced win by consecutive threats, fours and threes (VCT), with proof.
+    Vct {
+        #[command(flatten)]
+        search: cli::search::SearchArgs,
+        /// Only lines with at most N attacker moves before the final five.
+        #[arg(long, value_name = "N")]
+        max_depth: Option<u32>,
+        /// A move is a threat only if the attacker would then have a VCF of at most N fours.
+        #[arg(long, value_name = "N")]
+        threat_fours: Option<u32>,
+    },
 }
 
 fn parse_rule(s: &str) -> Result<Rule, String> {
@@ -78,16 +102,31 @@ fn parse_size(s: &str) -> Result<Size, String> {
         .map_err(|e: renju::rules::SizeError| e.to_string())
 }
 
-fn parse_color(s: &str) -> Result<Color, String> {
+pub fn parse_color(s: &str) -> Result<Color, String> {
     s.parse()
 }
+
+/// Writes a line to standard output, failing with [`OutputError`] (a closed pipe, a full disk)
+/// instead of panicking as `println!` does.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::OutputError)
+    }};
+}
+pub(crate) use outln;
+
+/// Writing to standard output failed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the output: {0}")]
+pub struct OutputError(pub std::io::Error);
 
 /// An error in what the user gave: exit status 2.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct InputError(String);
 
-fn input_error(message: impl Into<String>) -> anyhow::Error {
+pub fn input_error(message: impl Into<String>) -> anyhow::Error {
     InputError(message.into()).into()
 }
 
@@ -100,15 +139,21 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line, like every other error: clap's first line plus a pointer to the help.
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see `renju --help`)");
+            eprintln!("{}", one_line_usage_error(&e));
             return ExitCode::from(2);
         }
     };
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<OutputError>()
+                    .is_some_and(|o| o.0.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            // The reader went away (`renju show ... | head`): nothing left to say.
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             let is_input = e
@@ -117,6 +162,26 @@ fn main() -> ExitCode {
             ExitCode::from(if is_input { 2 } else { 1 })
         }
     }
+}
+
+/// Clap's error as one line: its message up to the first blank line, joined, plus a pointer
+/// to the help.
+fn one_line_usage_error(e: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return "error: no command given (see `renju --help`)".to_string();
+    }
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let mut line = message.join(" ");
+    if !line.starts_with("error:") {
+        line = format!("error: {line}");
+    }
+    format!("{line} (see `renju --help`)")
 }
 
 fn run(cli: &Cli) -> Result<()> {
@@ -131,31 +196,84 @@ fn run(cli: &Cli) -> Result<()> {
             let board = read_position(position, g.size, rules)?;
             forbidden(&board, g)
         }
+        Command::Vcf {
+            search,
+            max_fours,
+            shortest,
+        } => {
+            let kind = cli::search::Kind::Vcf {
+                max_fours: *max_fours,
+                shortest: *shortest,
+            };
+            cli::search::run(
+                search,
+                kind,
+                g,
+                PositionOptions {
+                    size: g.size,
+                    rules,
+                    to_move: None,
+                },
+            )
+        }
+        Command::Vct {
+            search,
+            max_depth,
+            threat_fours,
+        } => {
+            let kind = cli::search::Kind::Vct {
+                max_depth: *max_depth,
+                threat_fours: *threat_fours,
+            };
+            cli::search::run(
+                search,
+                kind,
+                g,
+                PositionOptions {
+                    size: g.size,
+                    rules,
+                    to_move: None,
+                },
+            )
+        }
     }
 }
 
 /// Reads the position argument: `-` is standard input, an existing file is read, anything
 /// else is the position itself.
 fn read_position(args: &PositionArgs, size: Size, rules: Rules) -> Result<Board> {
-    let arg = args.position.as_str();
+    read_position_text(
+        &args.position,
+        &PositionOptions {
+            size,
+            rules,
+            to_move: args.to_move,
+        },
+    )
+}
+
+/// Reads a position argument with the given options: `-` is standard input, an existing file
+/// is read, anything else is the position itself.
+pub fn read_position_text(arg: &str, options: &PositionOptions) -> Result<Board> {
     let text = if arg == "-" {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map_err(|e| {
             input_error(format!("cannot read the position from standard input: {e}"))
         })?;
         text
-    } else if Path::new(arg).is_file() {
+    } else if let Ok(meta) = std::fs::metadata(arg) {
+        // Any existing path is a file to read: pipes and /dev/stdin included.
+        if meta.is_dir() {
+            return Err(input_error(format!(
+                "`{arg}` is a directory, not a position file"
+            )));
+        }
         std::fs::read_to_string(arg)
             .map_err(|e| input_error(format!("cannot read position file `{arg}`: {e}")))?
     } else {
         arg.to_string()
     };
-    let options = PositionOptions {
-        size,
-        rules,
-        to_move: args.to_move,
-    };
-    notation::parse_position(&text, &options).map_err(|e| {
+    notation::parse_position(&text, options).map_err(|e| {
         let looks_like_path = !arg.contains(char::is_whitespace)
             && (arg.contains('/')
                 || arg.contains('\\')
@@ -205,18 +323,18 @@ fn forbidden(board: &Board, g: &Global) -> Result<()> {
     note_rule_without_forbidden(board, g);
     let (points, json) = forbidden_points(board);
     if g.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&Out {
                 to_move: board.to_move(),
                 forbidden: json
             })?
-        );
+        )?;
     } else if points.is_empty() {
-        println!("none");
+        outln!("none")?;
     } else {
         for (p, kind) in points {
-            println!("{p} {kind}");
+            outln!("{p} {kind}")?;
         }
     }
     Ok(())
@@ -283,40 +401,40 @@ fn show(board: &Board, g: &Global, svg: Option<&Path>) -> Result<()> {
                 .collect(),
             forbidden: forbidden_json,
         };
-        println!("{}", serde_json::to_string(&out)?);
+        outln!("{}", serde_json::to_string(&out)?)?;
         return Ok(());
     }
     let style = DiagramStyle {
         labels: true,
         forbidden: &points,
     };
-    print!("{}", notation::format_diagram(board, &style));
-    println!("rule:      {} on {}", board.rules(), board.size());
+    outln!("{}", notation::format_diagram(board, &style).trim_end())?;
+    outln!("rule:      {} on {}", board.rules(), board.size())?;
     if !board.moves().is_empty() {
-        println!("moves:     {}", notation::format_moves(board));
+        outln!("moves:     {}", notation::format_moves(board))?;
     }
-    println!("to move:   {}", board.to_move());
-    println!("hash:      {:016x}", board.hash());
-    println!("canonical: {:016x} ({})", canonical.key, canonical.symmetry);
+    outln!("to move:   {}", board.to_move())?;
+    outln!("hash:      {:016x}", board.hash())?;
+    outln!("canonical: {:016x} ({})", canonical.key, canonical.symmetry)?;
     let fives: Vec<String> = fives.iter().map(|f| five_text(f).0).collect();
-    println!(
+    outln!(
         "fives:     {}",
         if fives.is_empty() {
             "none".to_string()
         } else {
             fives.join(", ")
         }
-    );
+    )?;
     if board.rules().has_forbidden() {
         let list: Vec<String> = points.iter().map(|(p, k)| format!("{p} {k}")).collect();
-        println!(
+        outln!(
             "forbidden: {}",
             if list.is_empty() {
                 "none".to_string()
             } else {
                 list.join(", ")
             }
-        );
+        )?;
     }
     if let Some(path) = svg
         && !g.quiet

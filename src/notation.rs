@@ -39,7 +39,7 @@ pub enum PositionError {
     },
     /// A move after the game was already won.
     #[error(
-        "move {number} `{token}` comes after {winner}'s five at move {five_at}: the game is over"
+        "move {number} `{token}` comes after {winner} won with move {five_at}: the game is over"
     )]
     AfterFive {
         /// The token.
@@ -109,6 +109,14 @@ pub enum PositionError {
         /// White stones.
         white: usize,
     },
+    /// A diagram where one side has a five but the stone counts say the other side moved after it.
+    #[error(
+        "{winner} has a five, but the stone counts say a move was played after it: the game was over"
+    )]
+    MoveAfterFive {
+        /// Who has the five.
+        winner: Color,
+    },
     /// A diagram where both colours have a five.
     #[error("both Black and White have a five on the board: no game reaches that position")]
     TwoWinners,
@@ -153,6 +161,8 @@ pub fn looks_like_diagram(text: &str) -> bool {
     })
 }
 
+/// Stone and empty-point characters (the marks `3`/`4`/`6` are points too, but a line must hold
+/// one of these to be taken for a diagram).
 fn is_diagram_char(c: char) -> bool {
     matches!(c, 'X' | 'x' | 'O' | 'o' | '0' | '.' | '+')
 }
@@ -302,49 +312,136 @@ fn is_file_labels(line: &str, size: Size) -> bool {
     !letters.is_empty() && letters.eq_ignore_ascii_case(&expected)
 }
 
-/// Reads a board diagram: one line per rank, top rank first.
+/// Whether a diagram line is an annotation rather than a row: a `key: value` line (as
+/// `renju show` prints under its diagram) or a `#` comment.
+fn is_annotation(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('#') || t.contains(':')
+}
+
+/// Whether `c` can stand for a point in a diagram row: stones, empty points, and the forbidden
+/// marks `3`, `4`, `6` that `renju show` prints on empty points.
+fn is_point_char(c: char) -> bool {
+    is_diagram_char(c) || matches!(c, '3' | '4' | '6')
+}
+
+/// Reads one diagram row standing for `rank`, with `cols` points. Rank labels are taken off
+/// either end when they match the rank; a number that does not match is read as points
+/// (`0` White, `3`/`4`/`6` marks) if it can be, so a mark at the end of a row is not lost.
+fn parse_row(line: &str, row: usize, rank: isize, cols: usize) -> Result<Vec<char>, PositionError> {
+    let (lead, body, trail) = strip_rank_labels(line);
+    let is_label = |l: &str| l.parse::<isize>().ok() == Some(rank);
+    let as_points = |l: &str| l.chars().all(is_point_char);
+    let mut readings = Vec::new();
+    // Reading 1: matching labels stripped. Reading 2: every number read as points.
+    for strip in [true, false] {
+        let mut cells = Vec::new();
+        let mut ok = true;
+        for (label, at_end) in [(lead, false), (trail, true)] {
+            let Some(label) = label else { continue };
+            if strip && is_label(label) {
+                continue;
+            }
+            if !as_points(label) {
+                if strip {
+                    return Err(PositionError::WrongRankLabel {
+                        row,
+                        label: label.to_string(),
+                        rank: rank.max(0) as usize,
+                    });
+                }
+                ok = false;
+            }
+            let chars = label.chars();
+            if at_end {
+                cells.push((true, chars.collect::<Vec<_>>()));
+            } else {
+                cells.push((false, chars.collect::<Vec<_>>()));
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let mut all: Vec<char> = cells
+            .iter()
+            .filter(|(end, _)| !end)
+            .flat_map(|(_, c)| c.clone())
+            .collect();
+        all.extend(body.chars().filter(|c| !c.is_whitespace()));
+        all.extend(
+            cells
+                .iter()
+                .filter(|(end, _)| *end)
+                .flat_map(|(_, c)| c.clone()),
+        );
+        if let Some(&ch) = all.iter().find(|&&c| !is_point_char(c)) {
+            return Err(PositionError::BadDiagramChar { row, ch });
+        }
+        if all.len() == cols {
+            return Ok(all);
+        }
+        readings.push(all);
+    }
+    let found = readings.first().map_or(0, Vec::len);
+    Err(PositionError::RowLength {
+        row,
+        rank: rank.max(0) as usize,
+        found,
+        expected: cols,
+        size: Size::square(3).expect("a valid size"), // replaced by the caller
+        text: line.trim().to_string(),
+    })
+}
+
+/// Reads a board diagram: one line per rank, top rank first. Rank numbers, a file-letter
+/// line, `key: value` annotations and `#` comments may surround the rows, and the forbidden
+/// marks `3`, `4`, `6` read as empty points, so the output of `renju show` reads back in.
 ///
 /// # Errors
 /// A wrong row length or count, an unknown character, a wrong rank label, stone counts no game
-/// reaches (without a side to move), or fives for both sides.
+/// reaches (without a side to move), fives for both sides, or a five followed by a move.
 pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
     let size = options.size;
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n")
+        .replace('\r', "\n");
     let rows: Vec<&str> = text
         .lines()
-        .filter(|l| !l.trim().is_empty() && !is_file_labels(l, size))
+        .filter(|l| !l.trim().is_empty() && !is_file_labels(l, size) && !is_annotation(l))
         .collect();
     let expected_rows = usize::from(size.rows());
+    let cols = usize::from(size.cols());
+    if rows.len() != expected_rows {
+        return Err(PositionError::RowCount {
+            found: rows.len(),
+            expected: expected_rows,
+            size,
+        });
+    }
     let mut board = Board::new(size, options.rules);
     for (i, line) in rows.iter().enumerate() {
         let row = i + 1;
         let rank = expected_rows as isize - i as isize;
-        let (lead, body, trail) = strip_rank_labels(line);
-        for label in [lead, trail].into_iter().flatten() {
-            if label.parse::<isize>().ok() != Some(rank) {
-                return Err(PositionError::WrongRankLabel {
-                    row,
-                    label: label.to_string(),
-                    rank: rank.max(0) as usize,
-                });
-            }
-        }
-        let cells: Vec<char> = body.chars().filter(|c| !c.is_whitespace()).collect();
-        if let Some(&ch) = cells.iter().find(|&&c| !is_diagram_char(c)) {
-            return Err(PositionError::BadDiagramChar { row, ch });
-        }
-        if rank < 1 {
-            continue; // Too many rows: reported below, once the count is known.
-        }
-        if cells.len() != usize::from(size.cols()) {
-            return Err(PositionError::RowLength {
+        let cells = parse_row(line, row, rank, cols).map_err(|e| match e {
+            PositionError::RowLength {
                 row,
-                rank: rank as usize,
-                found: cells.len(),
-                expected: usize::from(size.cols()),
+                rank,
+                found,
+                expected,
+                text,
+                ..
+            } => PositionError::RowLength {
+                row,
+                rank,
+                found,
+                expected,
                 size,
-                text: line.trim().to_string(),
-            });
-        }
+                text,
+            },
+            other => other,
+        })?;
         for (x, &c) in cells.iter().enumerate() {
             let color = match c {
                 'X' | 'x' => Color::Black,
@@ -355,17 +452,10 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
             board.put(p, color).expect("each diagram point is set once");
         }
     }
-    if rows.len() != expected_rows {
-        return Err(PositionError::RowCount {
-            found: rows.len(),
-            expected: expected_rows,
-            size,
-        });
-    }
     let fives = board.fives();
-    if fives.iter().any(|f| f.color == Color::Black)
-        && fives.iter().any(|f| f.color == Color::White)
-    {
+    let black_five = fives.iter().any(|f| f.color == Color::Black);
+    let white_five = fives.iter().any(|f| f.color == Color::White);
+    if black_five && white_five {
         return Err(PositionError::TwoWinners);
     }
     let (black, white) = (
@@ -378,6 +468,14 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
         None if black == white + 1 => Color::White,
         None => return Err(PositionError::UnreachableCounts { black, white }),
     };
+    // The side with a five must have made the last move: the other side is to move.
+    if options.to_move.is_none() {
+        for (has, winner) in [(black_five, Color::Black), (white_five, Color::White)] {
+            if has && to_move == winner {
+                return Err(PositionError::MoveAfterFive { winner });
+            }
+        }
+    }
     board.set_to_move(to_move);
     Ok(board)
 }
@@ -504,6 +602,10 @@ mod tests {
         ));
         let after = err("a1 b1 a2 b2 a3 b3 a4 b4 a5 b5");
         assert_eq!(
+            after.to_string(),
+            "move 10 `b5` comes after black won with move 9: the game is over"
+        );
+        assert_eq!(
             after,
             PositionError::AfterFive {
                 token: "b5".into(),
@@ -528,6 +630,22 @@ mod tests {
         assert_eq!(a.to_move(), Color::White);
         let text = format_diagram(&a, &DiagramStyle::default());
         assert_eq!(parse_diagram(&text, &o).unwrap(), a);
+    }
+
+    #[test]
+    fn show_output_reads_back_with_marks_and_annotations() {
+        let size = Size::new(5, 4).unwrap();
+        let o = PositionOptions { size, ..opts() };
+        // Marks at a row's ends look like rank labels; a label that does not match is a mark.
+        let shown = "\u{feff} 4 3 . . . 6\r\n 3 . . X . .\r 2 0 . O + 4\n 1 X . . . 3\n   A B C D E\nrule:      renju on 5x4\nto move:   white\n";
+        let b = parse_position(shown, &o).unwrap();
+        assert_eq!(b.stone("a2".parse().unwrap()), Some(Color::White));
+        assert_eq!(b.stone("e4".parse().unwrap()), None);
+        assert_eq!(b.stone_count(Color::Black), 2);
+        assert_eq!(b.stone_count(Color::White), 2);
+        // Unspaced rows whose first point is a mark or a White 0.
+        let unspaced = "3....\n..X..\n0.O..\nX....\n";
+        assert_eq!(parse_position(unspaced, &o).unwrap(), b);
     }
 
     #[test]

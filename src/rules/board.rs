@@ -238,7 +238,9 @@ impl Board {
         Some(p)
     }
 
-    /// The Zobrist key of the position: the stones and the side to move.
+    /// The Zobrist key of the position: the stones and the side to move. The board size and
+    /// the rules are not part of it (the empty board hashes to 0 on every size), so a table of
+    /// keys belongs to one size and rule set.
     #[must_use]
     pub fn hash(&self) -> u64 {
         self.keys[Symmetry::Identity.index()] ^ self.side_key()
@@ -251,6 +253,13 @@ impl Board {
         Symmetry::of(self.size)
             .contains(&symmetry)
             .then(|| self.keys[symmetry.index()] ^ self.side_key())
+    }
+
+    /// The Zobrist key the position would have after the side to move played `p` (an empty
+    /// point), without playing it.
+    #[must_use]
+    pub fn hash_after(&self, p: Point) -> u64 {
+        self.hash() ^ zobrist::stone(self.to_move, p) ^ zobrist::WHITE_TO_MOVE
     }
 
     fn side_key(&self) -> u64 {
@@ -339,13 +348,20 @@ impl Board {
         } else {
             (i32::from(q.y()) - i32::from(p.y())) * dy
         };
-        let reach = self.reach(p, Some(q), d, color, dist.signum());
+        let reach = self.run_reach(p, Some(q), d, color, dist.signum());
         reach >= dist.abs() && self.rules.is_win(color, len, ends)
     }
 
     /// How far the `color` run from `p` extends along `d` in direction `sign`, with an extra
     /// stone at `extra`.
-    fn reach(&self, p: Point, extra: Option<Point>, d: Direction, color: Color, sign: i32) -> i32 {
+    fn run_reach(
+        &self,
+        p: Point,
+        extra: Option<Point>,
+        d: Direction,
+        color: Color,
+        sign: i32,
+    ) -> i32 {
         let mut i = 1;
         while let Some(q) = p.step(d, sign * i, self.size) {
             if Some(q) == extra || self.cells[q.slot()] == Some(color) {
@@ -433,10 +449,17 @@ impl Board {
     /// answer does not depend on whose move it is.
     #[must_use]
     pub fn forbidden(&self, p: Point) -> Option<Forbidden> {
+        self.forbidden_traced(p, &mut |_| {})
+    }
+
+    /// [`Board::forbidden`], telling `trace` every point whose surroundings the answer was read
+    /// from: the answer depends only on the points within five steps, along the four lines, of
+    /// the traced points. Used to show that a stone elsewhere cannot change it.
+    pub fn forbidden_traced(&self, p: Point, trace: &mut impl FnMut(Point)) -> Option<Forbidden> {
         if !self.rules.has_forbidden() || !self.is_empty(p) {
             return None;
         }
-        match forbidden::verdict_of(&self.lines, p, self.size) {
+        match forbidden::verdict_of(&self.lines, p, self.size, trace) {
             Verdict::Forbidden(kind) => Some(kind),
             Verdict::Five | Verdict::Legal => None,
         }
@@ -451,10 +474,12 @@ impl Board {
         let mut scratch = self.lines.clone();
         self.points()
             .filter(|&p| self.cells[p.slot()].is_none())
-            .filter_map(|p| match forbidden::verdict(&mut scratch, p, self.size) {
-                Verdict::Forbidden(kind) => Some((p, kind)),
-                Verdict::Five | Verdict::Legal => None,
-            })
+            .filter_map(
+                |p| match forbidden::verdict(&mut scratch, p, self.size, &mut |_| {}) {
+                    Verdict::Forbidden(kind) => Some((p, kind)),
+                    Verdict::Five | Verdict::Legal => None,
+                },
+            )
             .collect()
     }
 

@@ -69,10 +69,16 @@ pub(crate) enum Verdict {
     Legal,
 }
 
-/// The verdict for a black stone at the empty point `p`, or `None` if it takes the recursive
-/// double-three test to tell (two or more lines could be threes). No stone is placed.
+/// The verdict for a black stone at the empty point `p`, or the four line entries if it takes
+/// the recursive double-three test to tell (two or more lines could be threes). No stone is
+/// placed. `trace` is told each point whose surroundings (five points along each line) are read.
 #[inline]
-fn quick_verdict(lines: &Lines, p: Point) -> Result<Verdict, [Entry; 4]> {
+fn quick_verdict(
+    lines: &Lines,
+    p: Point,
+    trace: &mut impl FnMut(Point),
+) -> Result<Verdict, [Entry; 4]> {
+    trace(p);
     let entries = [0, 1, 2, 3].map(|di| pattern(lines, di, p, Color::Black, Fives::Exact));
     if entries.iter().any(|e| e.five()) {
         return Ok(Verdict::Five);
@@ -96,8 +102,13 @@ fn quick_verdict(lines: &Lines, p: Point) -> Result<Verdict, [Entry; 4]> {
 
 /// The verdict for a black stone at the empty point `p` of a board of `size`. `lines` is
 /// borrowed mutably for the recursive three test and is left as it was found.
-pub(crate) fn verdict(lines: &mut Lines, p: Point, size: Size) -> Verdict {
-    let entries = match quick_verdict(lines, p) {
+pub(crate) fn verdict(
+    lines: &mut Lines,
+    p: Point,
+    size: Size,
+    trace: &mut impl FnMut(Point),
+) -> Verdict {
+    let entries = match quick_verdict(lines, p, trace) {
         Ok(v) => return v,
         Err(entries) => entries,
     };
@@ -116,7 +127,7 @@ pub(crate) fn verdict(lines: &mut Lines, p: Point, size: Size) -> Verdict {
             let q = p
                 .step(*d, offset, size)
                 .expect("an empty window point lies on the board");
-            if verdict(lines, q, size) == Verdict::Legal {
+            if verdict(lines, q, size, trace) == Verdict::Legal {
                 real += 1;
                 break;
             }
@@ -135,9 +146,14 @@ pub(crate) fn verdict(lines: &mut Lines, p: Point, size: Size) -> Verdict {
 
 /// The verdict at `p` without mutating `lines`: copies them only when the recursive three test
 /// is needed.
-pub(crate) fn verdict_of(lines: &Lines, p: Point, size: Size) -> Verdict {
-    match quick_verdict(lines, p) {
+pub(crate) fn verdict_of(
+    lines: &Lines,
+    p: Point,
+    size: Size,
+    trace: &mut impl FnMut(Point),
+) -> Verdict {
+    match quick_verdict(lines, p, trace) {
         Ok(v) => v,
-        Err(_) => verdict(&mut lines.clone(), p, size),
+        Err(_) => verdict(&mut lines.clone(), p, size, trace),
     }
 }

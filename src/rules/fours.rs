@@ -41,7 +41,8 @@ impl Four {
 
 impl Board {
     /// What a `color` stone at `p` makes, with `p` empty or already holding that stone. It does
-    /// not judge whether the move is legal (see [`Board::forbidden`]).
+    /// not judge whether the move is legal (see [`Board::forbidden`]). The answer depends only
+    /// on the points within [`Board::reach`] steps of `p` along the four lines.
     #[must_use]
     pub fn four_at(&self, p: Point, color: Color) -> Four {
         let mut four = Four::default();
@@ -90,6 +91,30 @@ impl Board {
             }
         }
         four
+    }
+
+    /// How far along a line the answers of [`Board::four_at`] and [`Board::forbidden_traced`]
+    /// look from a point: five steps, or the win length where that is longer.
+    #[must_use]
+    pub fn reach(&self) -> u8 {
+        self.rules().k().max(5)
+    }
+
+    /// For each of the four lines through the empty point `p`, the most `color` stones (`p` not
+    /// counted) in any five-point stretch of the line through `p` that holds no opponent stone
+    /// and does not leave the board. A stone at `p` makes a four only in a line where this is 3
+    /// or more, and a three only where it is 2 or more.
+    #[must_use]
+    pub fn potentials(&self, p: Point, color: Color) -> [u32; 4] {
+        [0, 1, 2, 3].map(|di| {
+            let (own, blocked) = self.lines().window(di, p, color);
+            (1..=5)
+                .map(|s| 0b11111u32 << s)
+                .filter(|&span| blocked & span == 0)
+                .map(|span| (own & span & !(1 << 5)).count_ones())
+                .max()
+                .unwrap_or(0)
+        })
     }
 
     /// Every empty point where `color` would complete a five now.
@@ -174,6 +199,35 @@ mod tests {
             b.five_points(Color::White),
             Vec::<crate::rules::Point>::new()
         );
+    }
+
+    #[test]
+    fn potential_counts_stones_in_open_stretches() {
+        let b = board("h8 a1 i8 a2 j8 a3", Rules::renju());
+        let max = |p: &str, c| {
+            b.potentials(p.parse().unwrap(), c)
+                .into_iter()
+                .max()
+                .unwrap()
+        };
+        assert_eq!(
+            b.potentials("k8".parse().unwrap(), Color::Black),
+            [3, 0, 0, 0]
+        );
+        assert_eq!(max("m8", Color::Black), 2);
+        assert_eq!(max("n8", Color::Black), 1);
+        assert_eq!(max("o8", Color::Black), 0);
+        // i9 sees i8 below, h8 on one diagonal and j8 on the other.
+        assert_eq!(
+            b.potentials("i9".parse().unwrap(), Color::Black),
+            [0, 1, 1, 1]
+        );
+        // White's a1 a2 a3 touch the edge: a4 still has a clear a1-a5 stretch.
+        assert_eq!(
+            b.potentials("a4".parse().unwrap(), Color::White),
+            [0, 3, 0, 0]
+        );
+        assert_eq!(max("b5", Color::White), 0);
     }
 
     #[test]

@@ -86,6 +86,9 @@ impl Symmetry {
     ///
     /// For a symmetry that swaps the axes on a rectangular board the result may fall off the
     /// board; use [`Symmetry::of`] to pick the valid ones.
+    ///
+    /// # Panics
+    /// If `p` is not on a board of `size`, or the image falls outside the largest board.
     #[must_use]
     pub fn apply(self, p: Point, size: Size) -> Point {
         let (x, y) = (p.x(), p.y());

@@ -1,4 +1,5 @@
-//! Threat-sequence search: forced wins by consecutive fours (VCF).
+//! Threat-sequence search: forced wins by consecutive fours (VCF) and by consecutive threats,
+//! fours and threes (VCT).
 //!
 //! The attacker may be either colour. When it is not the side to move, the search answers "if
 //! the defender passed now". Renju is handled exactly: Black never plays a forbidden point, a
@@ -10,6 +11,8 @@
 //! [`Outcome::Unknown`].
 
 mod vcf;
+mod vct;
+mod zone;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +23,7 @@ use serde::Serialize;
 use crate::rules::Point;
 
 pub use vcf::{VcfOptions, vcf};
+pub use vct::{VctOptions, vct};
 
 /// How a winning line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

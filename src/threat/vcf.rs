@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::rules::{Board, Color, Point, Rule};
+use crate::rules::{Board, Color, Four, Point, Rule};
 
 use super::{Ending, Limits, Line, Outcome, Report};
 
@@ -26,8 +26,22 @@ pub struct VcfOptions {
 
 /// "No VCF at any length" in the transposition table.
 const PROVED_NONE: u32 = u32::MAX;
+/// A length limit that is never reached.
+pub(crate) const UNLIMITED: u32 = PROVED_NONE - 1;
 /// Entries kept before the table is cleared (about 200 MB at most).
 const TABLE_CAP: usize = 8 << 20;
+
+/// The VCF transposition table: for a position (attacker to move), the number of fours within
+/// which no VCF exists, or [`PROVED_NONE`]. The side to move is part of the key, so one table
+/// serves both colours.
+#[derive(Debug, Default)]
+pub(crate) struct VcfTable {
+    map: HashMap<u64, u32>,
+}
+
+/// The search was stopped by its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stopped;
 
 /// The result of one attacker node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,14 +53,15 @@ enum Node {
     },
 }
 
-struct Search<'a> {
-    board: Board,
+/// A VCF search over a borrowed board, which it leaves as it found it.
+pub(crate) struct VcfSearch<'a> {
+    board: &'a mut Board,
     attacker: Color,
     defender: Color,
     limits: &'a Limits,
-    nodes: u64,
+    pub(crate) nodes: u64,
     stopped: bool,
-    table: HashMap<u64, u32>,
+    table: &'a mut VcfTable,
     /// The winning line, built backwards as the recursion unwinds.
     line: Vec<Point>,
     ending: Ending,
@@ -57,94 +72,124 @@ struct Search<'a> {
 #[must_use]
 pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
     let mut board = board.clone();
-    board.set_to_move(attacker);
-    let defender = attacker.opponent();
-    let fives = board.fives();
-    if fives.iter().any(|f| f.color == attacker) {
-        let line = Line {
-            moves: Vec::new(),
-            ending: Ending::AlreadyWon,
-        };
-        return Report {
-            outcome: Outcome::Win(line),
-            nodes: 0,
-        };
-    }
-    if fives.iter().any(|f| f.color == defender) {
-        return Report {
-            outcome: Outcome::NoWin,
-            nodes: 0,
-        };
-    }
-    if let Some(&five) = board.five_points(attacker).first() {
-        let line = Line {
-            moves: vec![five],
-            ending: Ending::Five,
-        };
-        return Report {
-            outcome: Outcome::Win(line),
-            nodes: 1,
-        };
-    }
-    let threats = board.five_points(defender);
-    let mut search = Search {
-        board,
-        attacker,
-        defender,
-        limits: &options.limits,
-        nodes: 0,
-        stopped: false,
-        table: HashMap::new(),
-        line: Vec::new(),
-        ending: Ending::Five,
-    };
-    if threats.len() >= 2 {
-        // The defender has two fives waiting and the attacker none: nothing stops one of them.
-        return Report {
-            outcome: Outcome::NoWin,
-            nodes: 0,
-        };
-    }
-    let threat = threats.first().copied();
-    let depths: Box<dyn Iterator<Item = u32>> = match (options.shortest, options.max_fours) {
-        (true, max) => Box::new(1..=max.unwrap_or(PROVED_NONE - 1)),
-        (false, Some(max)) => Box::new(std::iter::once(max)),
-        (false, None) => Box::new(std::iter::once(PROVED_NONE - 1)),
-    };
-    let mut outcome = Outcome::NoWin;
-    for depth in depths {
-        match search.attack(depth, threat) {
-            Node::Win => {
-                search.line.reverse();
-                let line = Line {
-                    moves: std::mem::take(&mut search.line),
-                    ending: search.ending,
-                };
-                outcome = Outcome::Win(line);
-                break;
+    let mut table = VcfTable::default();
+    let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
+    let outcome = if options.shortest {
+        let mut outcome = Outcome::NoWin;
+        for depth in 1..=options.max_fours.unwrap_or(UNLIMITED) {
+            match search.run(depth) {
+                Err(Stopped) => outcome = Outcome::Unknown,
+                Ok((Some(line), _)) => outcome = Outcome::Win(line),
+                Ok((None, true)) => continue,
+                Ok((None, false)) => outcome = Outcome::NoWin,
             }
-            _ if search.stopped => {
-                outcome = Outcome::Unknown;
-                break;
-            }
-            Node::Fail { bounded: false } => break,
-            Node::Fail { bounded: true } => {}
+            break;
         }
-    }
+        outcome
+    } else {
+        match search.run(options.max_fours.unwrap_or(UNLIMITED)) {
+            Err(Stopped) => Outcome::Unknown,
+            Ok((Some(line), _)) => Outcome::Win(line),
+            Ok((None, _)) => Outcome::NoWin,
+        }
+    };
     Report {
         outcome,
         nodes: search.nodes,
     }
 }
 
-impl Search<'_> {
+impl<'a> VcfSearch<'a> {
+    /// A search for `attacker` on `board`.
+    pub(crate) fn new(
+        board: &'a mut Board,
+        attacker: Color,
+        limits: &'a Limits,
+        table: &'a mut VcfTable,
+    ) -> VcfSearch<'a> {
+        VcfSearch {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            limits,
+            nodes: 0,
+            stopped: false,
+            table,
+            line: Vec::new(),
+            ending: Ending::Five,
+        }
+    }
+
+    /// Looks for a VCF of at most `max_fours` fours, with the attacker to move (the side to
+    /// move is set for the search and restored). Returns the line, if any, and whether a
+    /// failure may be due to the length limit.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the limits ran out.
+    pub(crate) fn run(&mut self, max_fours: u32) -> Result<(Option<Line>, bool), Stopped> {
+        let to_move = self.board.to_move();
+        self.board.set_to_move(self.attacker);
+        let result = self.root(max_fours);
+        self.board.set_to_move(to_move);
+        if self.stopped {
+            return Err(Stopped);
+        }
+        Ok(result)
+    }
+
+    fn root(&mut self, max_fours: u32) -> (Option<Line>, bool) {
+        let fives = self.board.fives();
+        if fives.iter().any(|f| f.color == self.attacker) {
+            return (
+                Some(Line {
+                    moves: Vec::new(),
+                    ending: Ending::AlreadyWon,
+                }),
+                false,
+            );
+        }
+        if fives.iter().any(|f| f.color == self.defender) {
+            return (None, false);
+        }
+        if let Some(&five) = self.board.five_points(self.attacker).first() {
+            self.nodes += 1;
+            return (
+                Some(Line {
+                    moves: vec![five],
+                    ending: Ending::Five,
+                }),
+                false,
+            );
+        }
+        let threats = self.board.five_points(self.defender);
+        if threats.len() >= 2 {
+            // Two defender fives waiting and no attacker five: nothing stops one of them.
+            return (None, false);
+        }
+        self.line.clear();
+        match self.attack(max_fours, threats.first().copied()) {
+            Node::Win => {
+                self.line.reverse();
+                let moves = std::mem::take(&mut self.line);
+                (
+                    Some(Line {
+                        moves,
+                        ending: self.ending,
+                    }),
+                    false,
+                )
+            }
+            Node::Fail { bounded } => (None, bounded),
+        }
+    }
+
     /// Whether the attacker may play `p` (an empty point): Black never plays a forbidden point.
     fn legal(&self, p: Point) -> bool {
         !(self.attacker == Color::Black && self.board.forbidden(p).is_some())
     }
 
     /// The attacker's fours: empty points where a stone makes at least one five point.
-    fn fours(&self) -> Vec<(Point, crate::rules::Four)> {
+    fn fours(&self) -> Vec<(Point, Four)> {
         self.board
             .points()
             .filter(|&p| self.board.is_empty(p))
@@ -155,25 +200,18 @@ impl Search<'_> {
             .collect()
     }
 
-    /// Whether a defender (Black, under renju) may not block at `f`.
-    fn block_forbidden(&self, f: Point) -> bool {
-        self.defender == Color::Black
-            && self.board.rules().rule() == Rule::Renju
-            && self.board.forbidden(f).is_some()
-    }
-
     /// The attacker to move with `depth` fours left; `threat` is the defender's five point the
     /// attacker must take, if the defender has one.
     fn attack(&mut self, depth: u32, threat: Option<Point>) -> Node {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.limits.reached(self.nodes) {
+        if self.nodes.is_multiple_of(1024) && self.limits.reached(self.nodes) {
             self.stopped = true;
         }
         if self.stopped || depth == 0 {
             return Node::Fail { bounded: true };
         }
         let key = self.board.hash();
-        if let Some(&proved) = self.table.get(&key)
+        if let Some(&proved) = self.table.map.get(&key)
             && proved >= depth
         {
             return Node::Fail {
@@ -199,7 +237,7 @@ impl Search<'_> {
         for (p, four) in candidates {
             let f = four.single().expect("a four with one five point");
             self.board.play_unchecked(p);
-            if self.block_forbidden(f) {
+            if block_forbidden(self.board, self.defender, f, &mut |_| {}) {
                 self.board.undo();
                 self.line.push(p);
                 self.ending = Ending::ForbiddenBlock;
@@ -224,13 +262,87 @@ impl Search<'_> {
             }
         }
         if !self.stopped {
-            if self.table.len() >= TABLE_CAP {
-                self.table.clear();
+            if self.table.map.len() >= TABLE_CAP {
+                self.table.map.clear();
             }
             let proved = if bounded { depth } else { PROVED_NONE };
-            let entry = self.table.entry(key).or_insert(0);
+            let entry = self.table.map.entry(key).or_insert(0);
             *entry = (*entry).max(proved);
         }
         Node::Fail { bounded }
     }
+}
+
+/// Whether `defender` (Black, under renju) may not block at `f`.
+fn block_forbidden(
+    board: &Board,
+    defender: Color,
+    f: Point,
+    trace: &mut impl FnMut(Point),
+) -> bool {
+    defender == Color::Black
+        && board.rules().rule() == Rule::Renju
+        && board.forbidden_traced(f, trace).is_some()
+}
+
+/// Replays a VCF `line` for `attacker` on `board` (attacker to move, the defender's forced
+/// replies taken from the rules rather than the line) and says whether it still wins. `threat`
+/// is the defender's five point the attacker must answer first, if any. `trace` is told every
+/// point whose surroundings the replay read: a stone anywhere else, that gives the defender no
+/// four, cannot change the answer. The board is left as it was found.
+pub(crate) fn replay(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
+    mut threat: Option<Point>,
+    trace: &mut impl FnMut(Point),
+) -> bool {
+    let defender = attacker.opponent();
+    let mut played = 0;
+    let mut wins = false;
+    for &m in line.moves.iter().step_by(2) {
+        trace(m);
+        if !board.is_empty(m) {
+            break;
+        }
+        let four = four_traced(board, m, attacker, trace);
+        if four.five {
+            wins = true;
+            break;
+        }
+        if threat.is_some_and(|g| g != m)
+            || four.count == 0
+            || (attacker == Color::Black && board.forbidden_traced(m, trace).is_some())
+        {
+            break;
+        }
+        board.play_unchecked(m);
+        played += 1;
+        if four.count >= 2 {
+            wins = true;
+            break;
+        }
+        let f = four.single().expect("one five point");
+        trace(f);
+        if block_forbidden(board, defender, f, trace) {
+            wins = true;
+            break;
+        }
+        board.play_unchecked(f);
+        played += 1;
+        let counter = four_traced(board, f, defender, trace);
+        if counter.five || counter.count >= 2 {
+            break;
+        }
+        threat = counter.single();
+    }
+    for _ in 0..played {
+        board.undo();
+    }
+    wins
+}
+
+fn four_traced(board: &Board, p: Point, color: Color, trace: &mut impl FnMut(Point)) -> Four {
+    trace(p);
+    board.four_at(p, color)
 }

@@ -186,7 +186,7 @@ fn bad_input_is_one_line_with_status_2() {
         ),
         (
             &["show", "a1 b1 a2 b2 a3 b3 a4 b4 a5 b5"],
-            "move 10 `b5` comes after black's five at move 9",
+            "move 10 `b5` comes after black won with move 9",
         ),
         (
             &["show", "h8", "--size", "21"],
@@ -207,6 +207,12 @@ fn bad_input_is_one_line_with_status_2() {
             "no such position file `no/such/file.txt`",
         ),
         (&["frobnicate"], "unrecognized subcommand"),
+        (&[], "no command given"),
+        (
+            &["show"],
+            "required arguments were not provided: <POSITION>",
+        ),
+        (&["forbidden", "/"], "`/` is a directory"),
     ];
     for (args, message) in cases {
         let out = renju().args(*args).output().unwrap();
@@ -216,6 +222,65 @@ fn bad_input_is_one_line_with_status_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn show_output_reads_back_in() {
+    let shown = renju()
+        .args(["show", "h9 a1 h10 a2 i8 a3 j8 a4"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success());
+    let again = renju()
+        .args(["show", "-", "--json"])
+        .write_stdin(shown.stdout)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let direct = json(&["show", "h9 a1 h10 a2 i8 a3 j8 a4"]);
+    let read: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(read["board"], direct["board"]);
+    assert_eq!(read["hash"], direct["hash"]);
+    assert_eq!(read["forbidden"], direct["forbidden"]);
+}
+
+/// A reader that goes away early is not an error, and a full disk is an ordinary failure.
+#[test]
+fn closed_or_full_output_is_handled() {
+    use std::process::{Command as Std, Stdio};
+    let bin = assert_cmd::cargo::cargo_bin("renju");
+    let mut child = Std::new(&bin)
+        .args(["show", EXAMPLE])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // close the pipe before it writes
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Std::new(&bin)
+            .args(["forbidden", EXAMPLE])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write the output"),
+            "{stderr}"
+        );
     }
 }
 

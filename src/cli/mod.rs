@@ -1,0 +1,3 @@
+//! Command implementations of the `renju` binary that are larger than a few lines.
+
+pub mod search;

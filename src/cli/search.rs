@@ -1,0 +1,311 @@
+//! `renju vcf` and `renju vct`: one position, or a batch of them in parallel.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use renju::notation::{self, PositionOptions};
+use renju::rules::{Board, Color, Point};
+use renju::threat::{Ending, Limits, Outcome, Report, VcfOptions, VctOptions, vcf, vct};
+
+use crate::{Global, input_error, parse_color};
+
+/// Arguments shared by `vcf` and `vct`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The position (see `renju show --help`); omit it with --batch.
+    #[arg(required_unless_present = "batch")]
+    position: Option<String>,
+    /// Side to move, overriding the one that follows from the stone counts.
+    #[arg(long, value_parser = parse_color)]
+    to_move: Option<Color>,
+    /// Who attacks: defaults to the side to move. The other side means "if the defender
+    /// passed now".
+    #[arg(long, value_parser = parse_color)]
+    attacker: Option<Color>,
+    /// Stop after this many seconds (per position in a batch); the result is then `unknown`.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    time: Option<f64>,
+    /// Solve every position of FILE (`-` for standard input): JSON lines
+    /// `{"id":..,"position":..,"attacker":..}` or one position per line. Prints one JSON result
+    /// per line, in input order.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    batch: Option<PathBuf>,
+    /// Threads for --batch (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// Which search, with its own options.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// VCF: `max_fours`, `shortest`.
+    Vcf {
+        max_fours: Option<u32>,
+        shortest: bool,
+    },
+    /// VCT: `max_depth`, `threat_fours`.
+    Vct {
+        max_depth: Option<u32>,
+        threat_fours: Option<u32>,
+    },
+}
+
+#[derive(Serialize)]
+struct Answer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<Value>,
+    result: &'static str,
+    attacker: Color,
+    line: Vec<String>,
+    attacker_moves: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ending: Option<Ending>,
+    nodes: u64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct Failure {
+    id: Value,
+    error: String,
+}
+
+fn solve(board: &Board, attacker: Color, kind: Kind, time: Option<f64>) -> (Report, f64) {
+    let start = Instant::now();
+    let limits = Limits::with_time(time);
+    let report = match kind {
+        Kind::Vcf {
+            max_fours,
+            shortest,
+        } => vcf(
+            board,
+            attacker,
+            &VcfOptions {
+                max_fours,
+                shortest,
+                limits,
+            },
+        ),
+        Kind::Vct {
+            max_depth,
+            threat_fours,
+        } => vct(
+            board,
+            attacker,
+            &VctOptions {
+                max_depth,
+                threat_fours,
+                limits,
+            },
+        ),
+    };
+    (report, start.elapsed().as_secs_f64())
+}
+
+fn answer(id: Option<Value>, attacker: Color, report: &Report, seconds: f64) -> Answer {
+    let (line, ending) = match &report.outcome {
+        Outcome::Win(line) => (
+            line.moves.iter().map(Point::to_string).collect(),
+            Some(line.ending),
+        ),
+        Outcome::NoWin | Outcome::Unknown => (Vec::new(), None),
+    };
+    let attacker_moves = match &report.outcome {
+        Outcome::Win(line) => line.attacker_moves(),
+        _ => 0,
+    };
+    Answer {
+        id,
+        result: report.outcome.name(),
+        attacker,
+        line,
+        attacker_moves,
+        ending,
+        nodes: report.nodes,
+        seconds,
+    }
+}
+
+/// Runs `vcf` or `vct` as the arguments say.
+pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOptions) -> Result<()> {
+    let options = PositionOptions {
+        to_move: args.to_move,
+        ..options
+    };
+    if let Some(path) = &args.batch {
+        return batch(path, args, kind, global, options);
+    }
+    let position = args
+        .position
+        .as_deref()
+        .expect("clap requires a position without --batch");
+    let board = crate::read_position_text(position, &options)?;
+    let attacker = args.attacker.unwrap_or(board.to_move());
+    let (report, seconds) = solve(&board, attacker, kind, args.time);
+    let a = answer(None, attacker, &report, seconds);
+    if global.json {
+        crate::outln!("{}", serde_json::to_string(&a)?)?;
+        return Ok(());
+    }
+    crate::outln!("result:         {}", a.result)?;
+    crate::outln!("attacker:       {attacker}")?;
+    if !a.line.is_empty() || matches!(report.outcome, Outcome::Win(_)) {
+        crate::outln!("line:           {}", a.line.join(" "))?;
+        let how = match a.ending {
+            Some(Ending::Five) => "the last is the five",
+            Some(Ending::ForbiddenBlock) => {
+                "White's last four can only be blocked on a point forbidden for Black"
+            }
+            Some(Ending::AlreadyWon) => "the attacker already has a five",
+            None => "",
+        };
+        crate::outln!("attacker moves: {} ({how})", a.attacker_moves)?;
+    }
+    crate::outln!("nodes:          {}", a.nodes)?;
+    crate::outln!("seconds:        {:.3}", a.seconds)?;
+    Ok(())
+}
+
+/// One entry of a batch file.
+struct Job {
+    id: Value,
+    parsed: Result<(Board, Color), String>,
+}
+
+fn parse_job(
+    number: usize,
+    line: &str,
+    default_attacker: Option<Color>,
+    options: &PositionOptions,
+) -> Job {
+    let trimmed = line.trim();
+    if !trimmed.starts_with('{') {
+        let parsed = notation::parse_position(trimmed, options)
+            .map(|b| {
+                let attacker = default_attacker.unwrap_or(b.to_move());
+                (b, attacker)
+            })
+            .map_err(|e| e.to_string());
+        return Job {
+            id: Value::from(number),
+            parsed,
+        };
+    }
+    let object: Value = match serde_json::from_str(trimmed) {
+        Ok(v) => v,
+        Err(e) => {
+            return Job {
+                id: Value::from(number),
+                parsed: Err(format!("line {number} is not valid JSON: {e}")),
+            };
+        }
+    };
+    let id = object
+        .get("id")
+        .cloned()
+        .unwrap_or_else(|| Value::from(number));
+    let parsed = (|| {
+        let position = object
+            .get("position")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("line {number} has no \"position\" string"))?;
+        let board = notation::parse_position(position, options).map_err(|e| e.to_string())?;
+        let attacker = match object.get("attacker") {
+            None | Some(Value::Null) => default_attacker.unwrap_or(board.to_move()),
+            Some(Value::String(s)) => s.parse()?,
+            Some(other) => {
+                return Err(format!(
+                    "\"attacker\" must be \"black\" or \"white\", not {other}"
+                ));
+            }
+        };
+        Ok((board, attacker))
+    })();
+    Job { id, parsed }
+}
+
+fn batch(
+    path: &Path,
+    args: &SearchArgs,
+    kind: Kind,
+    global: &Global,
+    options: PositionOptions,
+) -> Result<()> {
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| input_error(format!("cannot read the batch from standard input: {e}")))?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| input_error(format!("cannot read batch file `{}`: {e}", path.display())))?
+    };
+    let jobs: Vec<Job> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| parse_job(i + 1, l, args.attacker, &options))
+        .collect();
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n as usize);
+    }
+    let pool = pool.build()?;
+    let progress = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} positions, {elapsed} elapsed, eta {eta}",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let lines: Vec<String> = pool.install(|| {
+        jobs.par_iter()
+            .map(|job| {
+                let line = match &job.parsed {
+                    Ok((board, attacker)) => {
+                        let (report, seconds) = solve(board, *attacker, kind, args.time);
+                        serde_json::to_string(&answer(
+                            Some(job.id.clone()),
+                            *attacker,
+                            &report,
+                            seconds,
+                        ))
+                    }
+                    Err(error) => serde_json::to_string(&Failure {
+                        id: job.id.clone(),
+                        error: error.clone(),
+                    }),
+                };
+                if let Some(bar) = &progress {
+                    bar.inc(1);
+                }
+                line.expect("results serialise")
+            })
+            .collect()
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    for line in lines {
+        crate::outln!("{line}")?;
+    }
+    Ok(())
+}
