@@ -100,6 +100,25 @@ impl Board {
         self.rules().k().max(5)
     }
 
+    /// Number of lines in which a `color` stone at `p` would make a three: a line, not yet a
+    /// four, where one more stone could make a straight four. Legality of that stone is not
+    /// judged (so this counts Black's "fake" threes too). Zero under rules without a pattern
+    /// table.
+    #[must_use]
+    pub fn threes_at(&self, p: Point, color: Color) -> u32 {
+        match Fives::of(self.rules(), color) {
+            Some(fives) => (0..4)
+                .filter(|&di| {
+                    pattern(self.lines(), di, p, color, fives)
+                        .three_offsets()
+                        .next()
+                        .is_some()
+                })
+                .count() as u32,
+            None => 0,
+        }
+    }
+
     /// For each of the four lines through the empty point `p`, the most `color` stones (`p` not
     /// counted) in any five-point stretch of the line through `p` that holds no opponent stone
     /// and does not leave the board. A stone at `p` makes a four only in a line where this is 3
@@ -117,12 +136,55 @@ impl Board {
         })
     }
 
-    /// Every empty point where `color` would complete a five now.
+    /// Every empty point where `color` would complete a five now, file by file.
     #[must_use]
     pub fn five_points(&self, color: Color) -> Vec<Point> {
-        self.points()
-            .filter(|&p| self.is_empty(p) && self.makes_five(p, color))
-            .collect()
+        match Fives::of(self.rules(), color) {
+            Some(_) => self.crowded(color, 4, |b, p| b.four_at(p, color).five),
+            None => self
+                .points()
+                .filter(|&p| self.is_empty(p) && self.makes_five(p, color))
+                .collect(),
+        }
+    }
+
+    /// Every empty point where a `color` stone makes a four (or a five), file by file, with
+    /// what it makes.
+    #[must_use]
+    pub fn four_points(&self, color: Color) -> Vec<(Point, Four)> {
+        let with_four = |p: Point| {
+            let four = self.four_at(p, color);
+            (four.five || four.count > 0).then_some((p, four))
+        };
+        match Fives::of(self.rules(), color) {
+            Some(_) => self
+                .crowded(color, 3, |_, _| true)
+                .into_iter()
+                .filter_map(with_four)
+                .collect(),
+            None => self
+                .points()
+                .filter(|&p| self.is_empty(p))
+                .filter_map(with_four)
+                .collect(),
+        }
+    }
+
+    /// Empty points with at least `min` `color` stones within four points along some line,
+    /// that pass `keep`, file by file, each once.
+    fn crowded(&self, color: Color, min: u32, keep: impl Fn(&Board, Point) -> bool) -> Vec<Point> {
+        let mut seen = [0u32; 20];
+        let mut points = Vec::new();
+        self.lines().crowded_points(color, min, |p| {
+            let bit = 1 << p.y();
+            if seen[usize::from(p.x())] & bit == 0 {
+                seen[usize::from(p.x())] |= bit;
+                points.push(p);
+            }
+        });
+        points.retain(|&p| keep(self, p));
+        points.sort_unstable();
+        points
     }
 }
 
@@ -149,6 +211,16 @@ mod tests {
                     2 => b.put(p, Color::White).unwrap(),
                     _ => {}
                 }
+            }
+            for color in [Color::Black, Color::White] {
+                // The line-mask candidates find exactly the points a full scan finds.
+                let scan: Vec<Point> = b.points().filter(|&p| b.is_empty(p) && b.makes_five(p, color)).collect();
+                prop_assert_eq!(b.five_points(color), scan);
+                let fours: Vec<Point> = b.points().filter(|&p| {
+                    let f = b.four_by_runs(p, color);
+                    b.is_empty(p) && (f.five || f.count > 0)
+                }).collect();
+                prop_assert_eq!(b.four_points(color).into_iter().map(|(p, _)| p).collect::<Vec<_>>(), fours);
             }
             for p in b.points().filter(|&p| b.is_empty(p)) {
                 for color in [Color::Black, Color::White] {
@@ -198,6 +270,19 @@ mod tests {
         assert_eq!(
             b.five_points(Color::White),
             Vec::<crate::rules::Point>::new()
+        );
+    }
+
+    #[test]
+    fn threes_are_counted_per_line() {
+        let b = board("h8 a1 i8 a2 h9 a4", Rules::renju());
+        assert_eq!(b.threes_at("j8".parse().unwrap(), Color::Black), 1);
+        assert_eq!(b.threes_at("h10".parse().unwrap(), Color::Black), 1);
+        assert_eq!(b.threes_at("g7".parse().unwrap(), Color::Black), 0);
+        assert_eq!(
+            b.threes_at("a3".parse().unwrap(), Color::White),
+            0,
+            "a1 a2 a3 a4 is a four"
         );
     }
 

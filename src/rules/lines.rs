@@ -18,6 +18,7 @@ const MAX_LINES: usize = 2 * MAX_SIDE as usize - 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Lines {
     rows: u8,
+    cols: u8,
     stones: [[[u32; MAX_LINES]; 4]; 2],
     edge: [[u32; MAX_LINES]; 4],
 }
@@ -35,11 +36,33 @@ pub(crate) fn locate(d: Direction, p: Point, rows: u8) -> (usize, u32) {
     }
 }
 
+/// The point at position `pos` of line `line` in direction index `di` (the inverse of
+/// [`locate`]).
+fn point_at(di: usize, line: u32, pos: u32, rows: u32) -> Point {
+    let (x, y) = match di {
+        0 => (pos, line),
+        1 => (line, pos),
+        2 => {
+            if line >= rows - 1 {
+                (line - (rows - 1) + pos, pos)
+            } else {
+                (pos, rows - 1 - line + pos)
+            }
+        }
+        _ => {
+            let x = line.saturating_sub(rows - 1) + pos;
+            (x, line - x)
+        }
+    };
+    Point::new(x as u8, y as u8)
+}
+
 impl Lines {
     /// Empty lines for a board of `size`: every off-board point blocks.
     pub(crate) fn new(size: Size) -> Lines {
         let mut lines = Lines {
             rows: size.rows(),
+            cols: size.cols(),
             stones: [[[0; MAX_LINES]; 4]; 2],
             edge: [[u32::MAX; MAX_LINES]; 4],
         };
@@ -67,6 +90,32 @@ impl Lines {
         for (di, d) in Direction::ALL.into_iter().enumerate() {
             let (line, pos) = locate(d, p, self.rows);
             self.stones[color.index()][di][line] &= !(1 << (pos + PAD));
+        }
+    }
+
+    /// Calls `f` for every empty point that has at least `min` `color` stones within four
+    /// points of it along one line (a point may come more than once, once per such line).
+    /// Lines with fewer than `min` such stones in all are skipped whole.
+    pub(crate) fn crowded_points(&self, color: Color, min: u32, mut f: impl FnMut(Point)) {
+        let (rows, cols) = (u32::from(self.rows), u32::from(self.cols));
+        let counts = [rows, cols, rows + cols - 1, rows + cols - 1];
+        for (di, &count) in counts.iter().enumerate() {
+            for line in 0..count as usize {
+                let own = self.stones[color.index()][di][line];
+                if own.count_ones() < min {
+                    continue;
+                }
+                let taken =
+                    own | self.stones[color.opponent().index()][di][line] | self.edge[di][line];
+                let mut empty = !taken & ((1 << (2 * PAD + u32::from(MAX_SIDE))) - 1);
+                while empty != 0 {
+                    let bit = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    if ((own >> (bit - 4)) & 0x1FF).count_ones() >= min {
+                        f(point_at(di, line as u32, bit - PAD, rows));
+                    }
+                }
+            }
         }
     }
 
@@ -99,6 +148,8 @@ mod tests {
                     let (line, pos) = locate(d, p, size.rows());
                     assert!(line < MAX_LINES && pos + 2 * PAD < 32, "{d:?} {p}");
                     assert!(seen.insert((line, pos)), "{d:?} {p} collides");
+                    let di = Direction::ALL.iter().position(|&e| e == d).unwrap();
+                    assert_eq!(point_at(di, line as u32, pos, u32::from(size.rows())), p);
                     // The next point along the direction is the next bit of the same line.
                     if let Some(q) = p.step(d, 1, size) {
                         assert_eq!(locate(d, q, size.rows()), (line, pos + 1), "{d:?} {p}->{q}");

@@ -71,6 +71,23 @@ pub(crate) struct VcfSearch<'a> {
 /// defender is taken to pass first.
 #[must_use]
 pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
+    let fives = board.fives();
+    if fives.iter().any(|f| f.color == attacker) {
+        let line = Line {
+            moves: Vec::new(),
+            ending: Ending::AlreadyWon,
+        };
+        return Report {
+            outcome: Outcome::Win(line),
+            nodes: 0,
+        };
+    }
+    if !fives.is_empty() {
+        return Report {
+            outcome: Outcome::NoWin,
+            nodes: 0,
+        };
+    }
     let mut board = board.clone();
     let mut table = VcfTable::default();
     let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
@@ -137,20 +154,8 @@ impl<'a> VcfSearch<'a> {
         Ok(result)
     }
 
+    /// The root of a search, on a board with no five on it.
     fn root(&mut self, max_fours: u32) -> (Option<Line>, bool) {
-        let fives = self.board.fives();
-        if fives.iter().any(|f| f.color == self.attacker) {
-            return (
-                Some(Line {
-                    moves: Vec::new(),
-                    ending: Ending::AlreadyWon,
-                }),
-                false,
-            );
-        }
-        if fives.iter().any(|f| f.color == self.defender) {
-            return (None, false);
-        }
         if let Some(&five) = self.board.five_points(self.attacker).first() {
             self.nodes += 1;
             return (
@@ -188,16 +193,12 @@ impl<'a> VcfSearch<'a> {
         !(self.attacker == Color::Black && self.board.forbidden(p).is_some())
     }
 
-    /// The attacker's fours: empty points where a stone makes at least one five point.
+    /// The attacker's fours: empty points where a stone makes at least one five point (there
+    /// are no attacker fives here: they are taken first).
     fn fours(&self) -> Vec<(Point, Four)> {
-        self.board
-            .points()
-            .filter(|&p| self.board.is_empty(p))
-            .filter_map(|p| {
-                let four = self.board.four_at(p, self.attacker);
-                (four.count > 0).then_some((p, four))
-            })
-            .collect()
+        let mut fours = self.board.four_points(self.attacker);
+        fours.retain(|(_, four)| !four.five);
+        fours
     }
 
     /// The attacker to move with `depth` fours left; `threat` is the defender's five point the

@@ -40,23 +40,58 @@ pub struct VctOptions {
     pub limits: Limits,
 }
 
+/// A proof or disproof number that means "proved" (for the other number).
 const INF: u32 = u32::MAX;
+/// Finite proof numbers are capped here, far below [`INF`], so a large but finite number never
+/// reaches the root's thresholds.
+const BIG: u32 = INF / 4;
 /// Entries kept before the table is cleared.
 const TABLE_CAP: usize = 4 << 20;
+
+/// A move of a node with the proof and disproof numbers its child starts with, before it is
+/// searched: an estimate of how hard it is to prove and to disprove.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    point: Point,
+    pn: u32,
+    dn: u32,
+}
+
+type Moves = std::rc::Rc<[Move]>;
 
 #[derive(Clone, Debug)]
 struct Entry {
     pn: u32,
     dn: u32,
+    /// For a proved node: attacker moves (before the five) it takes to win from here against
+    /// the longest defence the proof covers.
+    len: u32,
+    /// For a threat's AND node: the length of its certificate, which covers every reply not
+    /// searched explicitly.
+    certificate_len: u32,
     /// The node's moves, once generated.
-    moves: Option<std::rc::Rc<[Point]>>,
+    moves: Option<Moves>,
 }
 
 /// What generating a node's moves found.
 enum Expansion {
-    Proved,
+    /// Won, in this many attacker moves (before the five).
+    Proved(u32),
     Disproved,
-    Moves(Vec<Point>),
+    /// Children to search; for a threat, with the length of its certificate.
+    Moves(Vec<Move>, u32),
+}
+
+/// Starting proof number of an attacker move: a four leaves one reply, a three a handful, and
+/// a quiet move that may hide a VCF more (and it is less often a threat at all).
+fn attack_estimate(board: &Board, p: Point, attacker: Color) -> u32 {
+    if board.four_at(p, attacker).count > 0 {
+        1
+    } else if board.threes_at(p, attacker) > 0 {
+        4
+    } else {
+        12
+    }
 }
 
 struct Search<'a> {
@@ -87,7 +122,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
             nodes: 0,
         };
     }
-    if fives.iter().any(|f| f.color != attacker) {
+    if !fives.is_empty() {
         return Report {
             outcome: Outcome::NoWin,
             nodes: 0,
@@ -156,7 +191,7 @@ impl Search<'_> {
         result.map(|(line, _)| line)
     }
 
-    /// The zone a VCF `line` for `color` depends on, on the current board (`color` to move).
+    /// The zone a VCF `line` for `color` depends on, on the current board.
     fn zone_of(&mut self, color: Color, line: &Line) -> super::zone::PointSet {
         let mut centres = Vec::new();
         let to_move = self.board.to_move();
@@ -169,17 +204,14 @@ impl Search<'_> {
     /// Generates the moves of an OR node (attacker to move) with `depth` attacker moves left.
     fn expand_or(&mut self, depth: Option<u32>) -> Result<Expansion, Stopped> {
         if !self.board.five_points(self.attacker).is_empty() {
-            return Ok(Expansion::Proved);
+            return Ok(Expansion::Proved(0));
         }
         let threats = self.board.five_points(self.defender);
         if threats.len() >= 2 || depth == Some(0) {
             return Ok(Expansion::Disproved);
         }
-        if self
-            .find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))?
-            .is_some()
-        {
-            return Ok(Expansion::Proved);
+        if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
+            return Ok(Expansion::Proved(line.fours() as u32));
         }
         if depth == Some(1) {
             // One move left and no VCF of one four: a threat would need another move to win.
@@ -187,26 +219,30 @@ impl Search<'_> {
         }
         if let Some(&g) = threats.first() {
             // The defender's four must be answered at once.
-            let ok = self.legal_for(g, self.attacker);
-            return Ok(if ok {
-                Expansion::Moves(vec![g])
-            } else {
-                Expansion::Disproved
-            });
+            if !self.legal_for(g, self.attacker) {
+                return Ok(Expansion::Disproved);
+            }
+            return Ok(Expansion::Moves(
+                vec![Move {
+                    point: g,
+                    pn: 1,
+                    dn: 1,
+                }],
+                0,
+            ));
         }
         // Threat candidates: moves with two or more own stones in one clear five-point stretch,
         // or in stretches of two lines. Whether each is a threat is decided at its AND node.
-        let mut moves: Vec<(Point, u32)> = self
+        let mut points: Vec<Point> = self
             .board
             .points()
             .filter(|&p| self.board.is_empty(p))
-            .filter_map(|p| {
+            .filter(|&p| {
                 let potentials = self.board.potentials(p, self.attacker);
                 let max = potentials.into_iter().max().unwrap_or(0);
-                let sum: u32 = potentials.iter().sum();
-                (max >= 2 || sum >= 2).then_some((p, max * 4 + sum))
+                max >= 2 || potentials.iter().sum::<u32>() >= 2
             })
-            .filter(|&(p, _)| self.legal_for(p, self.attacker))
+            .filter(|&p| self.legal_for(p, self.attacker))
             .collect();
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
@@ -215,14 +251,18 @@ impl Search<'_> {
         self.board.set_to_move(self.attacker);
         if let Some(line) = defender_vcf? {
             let zone = self.zone_of(self.defender, &line);
-            moves.retain(|&(p, _)| {
-                zone.contains(p) || self.board.four_at(p, self.attacker).count > 0
-            });
+            points.retain(|&p| zone.contains(p) || self.board.four_at(p, self.attacker).count > 0);
         }
-        moves.sort_by_key(|&(p, potential)| (std::cmp::Reverse(potential), p));
-        Ok(Expansion::Moves(
-            moves.into_iter().map(|(p, _)| p).collect(),
-        ))
+        let mut moves: Vec<Move> = points
+            .into_iter()
+            .map(|point| Move {
+                point,
+                pn: attack_estimate(&self.board, point, self.attacker),
+                dn: 1,
+            })
+            .collect();
+        moves.sort_by_key(|m| (m.pn, m.point));
+        Ok(Expansion::Moves(moves, 0))
     }
 
     /// Generates the moves of an AND node (defender to move) with `depth` attacker moves left.
@@ -234,13 +274,20 @@ impl Search<'_> {
             .expect("an AND node follows an attacker move");
         let four = self.board.four_at(last, self.attacker);
         if four.count >= 2 {
-            return Ok(Expansion::Proved);
+            return Ok(Expansion::Proved(0));
         }
         if let Some(f) = four.single() {
             if self.block_forbidden(f) {
-                return Ok(Expansion::Proved);
+                return Ok(Expansion::Proved(0));
             }
-            return Ok(Expansion::Moves(vec![f]));
+            return Ok(Expansion::Moves(
+                vec![Move {
+                    point: f,
+                    pn: 1,
+                    dn: 1,
+                }],
+                0,
+            ));
         }
         let Some(certificate) = self.certificate(depth)? else {
             return Ok(Expansion::Disproved);
@@ -251,25 +298,32 @@ impl Search<'_> {
         let zone = self.zone_of(self.attacker, &certificate);
         let mut replies = Vec::new();
         for r in self.board.points() {
-            if !self.legal_for(r, self.defender) {
+            if !self.board.is_empty(r) {
                 continue;
             }
             let counter = self.board.four_at(r, self.defender);
-            if !zone.contains(r) && counter.count == 0 {
+            if !zone.contains(r) && counter.count == 0 && !counter.five {
                 continue; // Outside the zone: the certificate stands.
+            }
+            if !self.legal_for(r, self.defender) {
+                continue;
             }
             if counter.count < 2 && self.refuted_by(&certificate, r, counter.single()) {
                 continue;
             }
             replies.push((r, counter.count > 0));
         }
+        let certificate_len = certificate.fours() as u32;
         if replies.is_empty() {
-            return Ok(Expansion::Proved);
+            return Ok(Expansion::Proved(certificate_len));
         }
         replies.sort_by_key(|&(p, counter)| (!counter, p));
-        Ok(Expansion::Moves(
-            replies.into_iter().map(|(p, _)| p).collect(),
-        ))
+        let replies = replies.into_iter().map(|(point, _)| Move {
+            point,
+            pn: 1,
+            dn: 1,
+        });
+        Ok(Expansion::Moves(replies.collect(), certificate_len))
     }
 
     /// The attacker's VCF if the defender passed here, within the threat and depth limits.
@@ -337,70 +391,66 @@ impl Search<'_> {
             self.stopped = true;
         }
         let key = self.key(depth);
-        let moves = match self.table.get(&key) {
+        let (moves, certificate_len) = match self.table.get(&key) {
             Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
             Some(Entry {
-                moves: Some(moves), ..
-            }) => moves.clone(),
+                moves: Some(moves),
+                certificate_len,
+                ..
+            }) => (moves.clone(), *certificate_len),
             _ if self.stopped => return (1, 1),
             _ => match self.expand(depth) {
                 Err(Stopped) => {
                     self.stopped = true;
                     return (1, 1);
                 }
-                Ok(Expansion::Proved) => {
-                    self.store(
-                        key,
-                        Entry {
-                            pn: 0,
-                            dn: INF,
-                            moves: None,
-                        },
-                    );
+                Ok(Expansion::Proved(len)) => {
+                    let entry = Entry {
+                        pn: 0,
+                        dn: INF,
+                        len,
+                        certificate_len: 0,
+                        moves: None,
+                    };
+                    self.store(key, entry);
                     return (0, INF);
                 }
                 Ok(Expansion::Disproved) => {
-                    self.store(
-                        key,
-                        Entry {
-                            pn: INF,
-                            dn: 0,
-                            moves: None,
-                        },
-                    );
+                    let entry = Entry {
+                        pn: INF,
+                        dn: 0,
+                        len: 0,
+                        certificate_len: 0,
+                        moves: None,
+                    };
+                    self.store(key, entry);
                     return (INF, 0);
                 }
-                Ok(Expansion::Moves(moves)) => {
-                    let moves: std::rc::Rc<[Point]> = moves.into();
-                    self.store(
-                        key,
-                        Entry {
-                            pn: 1,
-                            dn: 1,
-                            moves: Some(moves.clone()),
-                        },
-                    );
-                    moves
-                }
+                Ok(Expansion::Moves(moves, certificate_len)) => (moves.into(), certificate_len),
             },
         };
         let is_or = self.is_or();
+        let child_depth_key = depth_key(self.child_depth(depth));
         let child_depth = self.child_depth(depth);
-        let child_depth_key = depth_key(child_depth);
         loop {
-            // Gather the children's numbers: (pn, dn) seen from this node's side.
+            // The children's numbers, seen from this node: an OR node takes the smallest pn and
+            // adds up the dn; an AND node the reverse.
             let (mut best, mut best_value, mut second) = (0usize, INF, INF);
             let (mut sum, mut infinite) = (0u32, false);
             let mut best_child = (1, 1);
-            for (i, &m) in moves.iter().enumerate() {
-                let ckey = self.board.hash_after(m) ^ child_depth_key;
-                let (cpn, cdn) = self.table.get(&ckey).map_or((1, 1), |e| (e.pn, e.dn));
-                // For an OR node we minimise pn and add dn; for an AND node the reverse.
+            // Proof length: the quickest proved child of an OR node, the longest of an AND node.
+            let mut len = if is_or { INF } else { certificate_len };
+            for (i, m) in moves.iter().enumerate() {
+                let ckey = self.board.hash_after(m.point) ^ child_depth_key;
+                let (cpn, cdn, clen) = self
+                    .table
+                    .get(&ckey)
+                    .map_or((m.pn, m.dn, 0), |e| (e.pn, e.dn, e.len));
                 let (select, add) = if is_or { (cpn, cdn) } else { (cdn, cpn) };
                 infinite |= add == INF;
-                sum = sum.saturating_add(add).min(INF - 1);
+                sum = sum.saturating_add(add).min(BIG);
                 if select < best_value {
                     second = best_value;
                     best_value = select;
@@ -409,10 +459,22 @@ impl Search<'_> {
                 } else if select < second {
                     second = select;
                 }
+                if cpn == 0 {
+                    len = if is_or {
+                        len.min(clen + 1)
+                    } else {
+                        len.max(clen)
+                    };
+                }
             }
             if infinite {
                 sum = INF;
             }
+            let best_value = if best_value == INF {
+                INF
+            } else {
+                best_value.min(BIG)
+            };
             let (pn, dn) = if is_or {
                 (best_value, sum)
             } else {
@@ -421,6 +483,8 @@ impl Search<'_> {
             let entry = Entry {
                 pn,
                 dn,
+                len,
+                certificate_len,
                 moves: Some(moves.clone()),
             };
             self.store(key, entry);
@@ -440,32 +504,72 @@ impl Search<'_> {
                     th_dn.min(grow(second)),
                 )
             };
-            let m = moves[best];
+            let m = moves[best].point;
             self.board.play_unchecked(m);
             self.mid(child_depth, c_th_pn.min(INF - 1), c_th_dn.min(INF - 1));
             self.board.undo();
         }
     }
 
-    /// The winning line from a proved root: the attacker's proved moves, the defender's
-    /// replies that the search had to answer explicitly (else one the certificate refutes),
-    /// and the VCF that finishes it.
+    /// The proof length of the child reached by `m`, if it is proved. A child the table has
+    /// lost is searched again.
+    fn proved_len(&mut self, m: Point, child_depth: Option<u32>) -> Option<u32> {
+        let key = self.board.hash_after(m) ^ depth_key(child_depth);
+        if !self.table.contains_key(&key) {
+            self.board.play_unchecked(m);
+            self.mid(child_depth, INF - 1, INF - 1);
+            self.board.undo();
+        }
+        self.table.get(&key).filter(|e| e.pn == 0).map(|e| e.len)
+    }
+
+    /// The proved children of the current node with their proof lengths.
+    fn proved_children(
+        &mut self,
+        moves: Option<&Moves>,
+        child_depth: Option<u32>,
+    ) -> Vec<(u32, Point)> {
+        let Some(moves) = moves else {
+            return Vec::new();
+        };
+        moves
+            .iter()
+            .filter_map(|m| self.proved_len(m.point, child_depth).map(|l| (l, m.point)))
+            .collect()
+    }
+
+    /// The winning line from a proved root: at each attacker move the quickest proved move, at
+    /// each defender move the reply with the longest proof (a reply the certificate refutes
+    /// when that is the longest), and the VCF that finishes it.
     fn principal_line(&mut self, depth: Option<u32>) -> Result<Line, Stopped> {
         let start = self.board.moves().len();
         let mut depth = depth;
         let mut line = Vec::new();
         let ending = loop {
+            let key = self.key(depth);
+            if !self.table.contains_key(&key) {
+                self.mid(depth, INF - 1, INF - 1);
+            }
+            let entry = self.table.get(&key).cloned();
+            let moves = entry.as_ref().and_then(|e| e.moves.clone());
+            let child_depth = self.child_depth(depth);
             if self.is_or() {
-                if let Some(finish) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
+                let best = self
+                    .proved_children(moves.as_ref(), child_depth)
+                    .into_iter()
+                    .min();
+                let Some((_, m)) = best else {
+                    // Proved on evaluation: a five or a VCF.
+                    let Some(finish) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))?
+                    else {
+                        unreachable!("an OR node proved without a proved move has a VCF")
+                    };
                     line.extend(&finish.moves);
                     break finish.ending;
-                }
-                let m = self
-                    .proved_child(depth)?
-                    .expect("a proved OR node has a proved child");
-                depth = self.child_depth(depth);
+                };
                 line.push(m);
                 self.board.play_unchecked(m);
+                depth = child_depth;
             } else {
                 let last = *self.board.moves().last().expect("an attacker move");
                 let four = self.board.four_at(last, self.attacker);
@@ -481,12 +585,27 @@ impl Search<'_> {
                 {
                     break Ending::ForbiddenBlock;
                 }
-                let reply = match self.proved_child(depth)? {
-                    Some(r) => r,
-                    None => self.refuted_reply(depth)?,
+                let explicit = self
+                    .proved_children(moves.as_ref(), child_depth)
+                    .into_iter()
+                    .max_by_key(|&(l, p)| (l, std::cmp::Reverse(p)));
+                let certificate_len = entry.map_or(0, |e| e.certificate_len);
+                let reply = match explicit {
+                    Some((l, r))
+                        if moves.is_some() && (l >= certificate_len || four.single().is_some()) =>
+                    {
+                        r
+                    }
+                    _ => match four.single() {
+                        Some(f) => f,
+                        None => self.refuted_reply(depth)?,
+                    },
                 };
                 line.push(reply);
                 self.board.play_unchecked(reply);
+            }
+            if self.stopped {
+                return Err(Stopped);
             }
         };
         while self.board.moves().len() > start {
@@ -498,33 +617,8 @@ impl Search<'_> {
         })
     }
 
-    /// A child of this proved node that is proved (for an AND node, its first explicit reply;
-    /// `None` if it has none). Children the table has lost are searched again.
-    fn proved_child(&mut self, depth: Option<u32>) -> Result<Option<Point>, Stopped> {
-        let key = self.key(depth);
-        let moves = match self.table.get(&key).and_then(|e| e.moves.clone()) {
-            Some(moves) => moves,
-            None => match self.expand(depth)? {
-                Expansion::Moves(moves) => moves.into(),
-                Expansion::Proved | Expansion::Disproved => return Ok(None),
-            },
-        };
-        let child_depth = self.child_depth(depth);
-        for &m in moves.iter() {
-            self.board.play_unchecked(m);
-            let (pn, _) = self.mid(child_depth, INF - 1, INF - 1);
-            self.board.undo();
-            if self.stopped {
-                return Err(Stopped);
-            }
-            if pn == 0 {
-                return Ok(Some(m));
-            }
-        }
-        Ok(None)
-    }
-
-    /// A defender reply that the certificate refutes, for the principal line.
+    /// A defender reply that the certificate refutes, for the principal line: one inside the
+    /// certificate's zone if there is one (a natural try that fails), else any.
     fn refuted_reply(&mut self, depth: Option<u32>) -> Result<Point, Stopped> {
         let certificate = self
             .certificate(depth)?

@@ -75,6 +75,9 @@ pub fn check_vcf(start: &Board, attacker: Color, line: &Line) -> Result<(), Stri
     }
     for (i, &m) in moves.iter().enumerate() {
         let last = i + 1 == moves.len();
+        if b.cells[usize::from(m.y()) * b.width + usize::from(m.x())] != 0 {
+            return Err(format!("move {m} is on a taken point"));
+        }
         if i % 2 == 0 {
             // Attacker move.
             let threats = five_points(&b, defender);

@@ -8,4 +8,6 @@ mod line_check;
 mod props;
 mod reference;
 mod support;
+mod threat_props;
 mod threats;
+mod vct_check;

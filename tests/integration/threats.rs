@@ -18,6 +18,7 @@ pub struct Case {
     pub expect_win_within: Option<u32>,
     pub expect_no_win_within: Option<u32>,
     pub expect_min_vcf_attacker_moves: Option<u32>,
+    pub threat_limit: Option<u32>,
 }
 
 pub fn cases() -> Vec<Case> {
@@ -166,4 +167,55 @@ fn line_checker_rejects_broken_lines() {
         check_vcf(&board, attacker, &ending).is_err(),
         "wrong ending"
     );
+}
+
+/// Every quick quintet VCT case: no win within `expect_no_win_within`, a win within
+/// `expect_win_within`, under quintet's threat limit; and each win passes the independent
+/// VCT checker, which tries every defender reply.
+#[test]
+fn vct_cases_are_solved_and_checked() {
+    use crate::vct_check::{Checked, check_vct};
+    use renju::threat::{VctOptions, vct};
+    let quick = [
+        "test_vct_black",
+        "test_vct_white",
+        "test_vct_counter",
+        "test_vct_forbidden_breaker",
+        "test_vct_fukumi_move",
+        "test_vct_dual_forbiddens",
+    ];
+    let cases: Vec<Case> = cases()
+        .into_iter()
+        .filter(|c| quick.iter().any(|q| c.id.ends_with(q)))
+        .collect();
+    assert_eq!(cases.len(), quick.len());
+    for case in &cases {
+        let (board, attacker) = position(case);
+        let threat_fours = case.threat_limit;
+        let within = case.expect_win_within.unwrap();
+        let options = |d| VctOptions {
+            max_depth: Some(d),
+            threat_fours,
+            ..VctOptions::default()
+        };
+        let report = vct(&board, attacker, &options(within));
+        assert!(
+            matches!(report.outcome, Outcome::Win(_)),
+            "{}: {:?}",
+            case.id,
+            report.outcome
+        );
+        if let Some(none) = case.expect_no_win_within {
+            assert_eq!(
+                vct(&board, attacker, &options(none)).outcome,
+                Outcome::NoWin,
+                "{}",
+                case.id
+            );
+        }
+        let mut stats = Checked::default();
+        check_vct(&board, attacker, within, threat_fours, &mut stats)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        assert!(stats.replies_by_certificate > 0, "{}: {stats:?}", case.id);
+    }
 }
