@@ -21,6 +21,10 @@ pub(crate) struct Lines {
     cols: u8,
     stones: [[[u32; MAX_LINES]; 4]; 2],
     edge: [[u32; MAX_LINES]; 4],
+    /// Stones of each colour per line.
+    counts: [[[u8; MAX_LINES]; 4]; 2],
+    /// Per colour and direction, the lines holding three or more of that colour's stones.
+    busy: [[u64; 4]; 2],
 }
 
 /// Which line of direction `d` holds `p`, and where along it `p` lies (before padding).
@@ -65,6 +69,8 @@ impl Lines {
             cols: size.cols(),
             stones: [[[0; MAX_LINES]; 4]; 2],
             edge: [[u32::MAX; MAX_LINES]; 4],
+            counts: [[[0; MAX_LINES]; 4]; 2],
+            busy: [[0; 4]; 2],
         };
         for p in size.points() {
             for (di, d) in Direction::ALL.into_iter().enumerate() {
@@ -80,7 +86,12 @@ impl Lines {
     pub(crate) fn put(&mut self, p: Point, color: Color) {
         for (di, d) in Direction::ALL.into_iter().enumerate() {
             let (line, pos) = locate(d, p, self.rows);
-            self.stones[color.index()][di][line] |= 1 << (pos + PAD);
+            let c = color.index();
+            self.stones[c][di][line] |= 1 << (pos + PAD);
+            self.counts[c][di][line] += 1;
+            if self.counts[c][di][line] == 3 {
+                self.busy[c][di] |= 1 << line;
+            }
         }
     }
 
@@ -89,31 +100,46 @@ impl Lines {
     pub(crate) fn remove(&mut self, p: Point, color: Color) {
         for (di, d) in Direction::ALL.into_iter().enumerate() {
             let (line, pos) = locate(d, p, self.rows);
-            self.stones[color.index()][di][line] &= !(1 << (pos + PAD));
+            let c = color.index();
+            self.stones[c][di][line] &= !(1 << (pos + PAD));
+            self.counts[c][di][line] -= 1;
+            if self.counts[c][di][line] == 2 {
+                self.busy[c][di] &= !(1 << line);
+            }
         }
     }
 
-    /// Calls `f` for every empty point that has at least `min` `color` stones within four
-    /// points of it along one line (a point may come more than once, once per such line).
-    /// Lines with fewer than `min` such stones in all are skipped whole.
+    /// Calls `f` for every empty point that lies in a five-point stretch of one line holding
+    /// at least `min` (3 or more) `color` stones and nothing else: the only places where a
+    /// stone can make a four (`min` 3) or a five (`min` 4). A point may come more than once,
+    /// once per such line.
     pub(crate) fn crowded_points(&self, color: Color, min: u32, mut f: impl FnMut(Point)) {
-        let (rows, cols) = (u32::from(self.rows), u32::from(self.cols));
-        let counts = [rows, cols, rows + cols - 1, rows + cols - 1];
-        for (di, &count) in counts.iter().enumerate() {
-            for line in 0..count as usize {
-                let own = self.stones[color.index()][di][line];
-                if own.count_ones() < min {
+        debug_assert!(min >= 3);
+        let rows = u32::from(self.rows);
+        let c = color.index();
+        for di in 0..4 {
+            let mut busy = self.busy[c][di];
+            while busy != 0 {
+                let line = busy.trailing_zeros() as usize;
+                busy &= busy - 1;
+                if u32::from(self.counts[c][di][line]) < min {
                     continue;
                 }
-                let taken =
-                    own | self.stones[color.opponent().index()][di][line] | self.edge[di][line];
-                let mut empty = !taken & ((1 << (2 * PAD + u32::from(MAX_SIDE))) - 1);
+                let own = self.stones[c][di][line];
+                let blocked = self.stones[1 - c][di][line] | self.edge[di][line];
+                // Stretches [s, s+4] with no block and at least `min` own stones.
+                let mut good = 0u32;
+                for s in 0..(32 - 4) {
+                    let span = 0b11111u32 << s;
+                    if blocked & span == 0 && (own & span).count_ones() >= min {
+                        good |= span;
+                    }
+                }
+                let mut empty = good & !own;
                 while empty != 0 {
                     let bit = empty.trailing_zeros();
                     empty &= empty - 1;
-                    if ((own >> (bit - 4)) & 0x1FF).count_ones() >= min {
-                        f(point_at(di, line as u32, bit - PAD, rows));
-                    }
+                    f(point_at(di, line as u32, bit - PAD, rows));
                 }
             }
         }

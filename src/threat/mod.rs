@@ -23,6 +23,10 @@ use serde::Serialize;
 use crate::rules::Point;
 
 pub use vcf::{VcfOptions, vcf};
+
+/// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
+pub(crate) type ZobristMap<V> =
+    std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;
 pub use vct::{VctOptions, vct};
 
 /// How a winning line ends.

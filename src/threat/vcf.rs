@@ -7,8 +7,6 @@
 //! With `shortest`, it deepens the limit one four at a time, so the first line found has the
 //! fewest fours.
 
-use std::collections::HashMap;
-
 use crate::rules::{Board, Color, Four, Point, Rule};
 
 use super::{Ending, Limits, Line, Outcome, Report};
@@ -36,7 +34,7 @@ const TABLE_CAP: usize = 8 << 20;
 /// serves both colours.
 #[derive(Debug, Default)]
 pub(crate) struct VcfTable {
-    map: HashMap<u64, u32>,
+    map: super::ZobristMap<u32>,
 }
 
 /// The search was stopped by its limits.

@@ -21,8 +21,6 @@
 //! defender has a VCF of its own fails. `win` is a proof; `no-win` means the threat space
 //! (within the depth limit) holds no win; a stop gives `unknown`.
 
-use std::collections::HashMap;
-
 use crate::rules::{Board, Color, Point, Rule};
 
 use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, replay};
@@ -99,7 +97,7 @@ struct Search<'a> {
     attacker: Color,
     defender: Color,
     options: &'a VctOptions,
-    table: HashMap<u64, Entry>,
+    table: super::ZobristMap<Entry>,
     vcf_table: VcfTable,
     nodes: u64,
     stopped: bool,
@@ -133,7 +131,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         attacker,
         defender: attacker.opponent(),
         options,
-        table: HashMap::new(),
+        table: super::ZobristMap::default(),
         vcf_table: VcfTable::default(),
         nodes: 0,
         stopped: false,
@@ -511,11 +509,11 @@ impl Search<'_> {
         }
     }
 
-    /// The proof length of the child reached by `m`, if it is proved. A child the table has
-    /// lost is searched again.
-    fn proved_len(&mut self, m: Point, child_depth: Option<u32>) -> Option<u32> {
+    /// The proof length of the child reached by `m`, if the table holds it as proved; with
+    /// `search`, a child the table does not hold is searched first.
+    fn proved_len(&mut self, m: Point, child_depth: Option<u32>, search: bool) -> Option<u32> {
         let key = self.board.hash_after(m) ^ depth_key(child_depth);
-        if !self.table.contains_key(&key) {
+        if search && !self.table.contains_key(&key) {
             self.board.play_unchecked(m);
             self.mid(child_depth, INF - 1, INF - 1);
             self.board.undo();
@@ -523,7 +521,9 @@ impl Search<'_> {
         self.table.get(&key).filter(|e| e.pn == 0).map(|e| e.len)
     }
 
-    /// The proved children of the current node with their proof lengths.
+    /// The proved children of the current (proved) node with their proof lengths. An OR node
+    /// needs one: children are searched again only if the table lost them all. An AND node
+    /// needs all of its explicit replies: any the table lost are searched again.
     fn proved_children(
         &mut self,
         moves: Option<&Moves>,
@@ -532,9 +532,24 @@ impl Search<'_> {
         let Some(moves) = moves else {
             return Vec::new();
         };
+        let is_or = self.is_or();
+        let found: Vec<(u32, Point)> = moves
+            .iter()
+            .filter_map(|m| {
+                self.proved_len(m.point, child_depth, !is_or)
+                    .map(|l| (l, m.point))
+            })
+            .collect();
+        if !found.is_empty() || !is_or {
+            return found;
+        }
         moves
             .iter()
-            .filter_map(|m| self.proved_len(m.point, child_depth).map(|l| (l, m.point)))
+            .find_map(|m| {
+                self.proved_len(m.point, child_depth, true)
+                    .map(|l| (l, m.point))
+            })
+            .into_iter()
             .collect()
     }
 
