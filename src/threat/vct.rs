@@ -45,6 +45,10 @@ const INF: u32 = u32::MAX;
 const BIG: u32 = INF / 4;
 /// Entries kept before the table is cleared.
 const TABLE_CAP: usize = 4 << 20;
+/// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
+/// the defender can answer with a VCF fails; an attack that leaves a defender VCF standing is
+/// not tried), so any bound is sound; short ones are cheap and catch most.
+const DEFENDER_FOURS: u32 = 2;
 
 /// A move of a node with the proof and disproof numbers its child starts with, before it is
 /// searched: an estimate of how hard it is to prove and to disprove.
@@ -245,7 +249,7 @@ impl Search<'_> {
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
         self.board.set_to_move(self.defender);
-        let defender_vcf = self.find_vcf(self.defender, UNLIMITED);
+        let defender_vcf = self.find_vcf(self.defender, DEFENDER_FOURS);
         self.board.set_to_move(self.attacker);
         if let Some(line) = defender_vcf? {
             let zone = self.zone_of(self.defender, &line);
@@ -290,7 +294,7 @@ impl Search<'_> {
         let Some(certificate) = self.certificate(depth)? else {
             return Ok(Expansion::Disproved);
         };
-        if self.find_vcf(self.defender, UNLIMITED)?.is_some() {
+        if self.find_vcf(self.defender, DEFENDER_FOURS)?.is_some() {
             return Ok(Expansion::Disproved);
         }
         let zone = self.zone_of(self.attacker, &certificate);
