@@ -32,7 +32,10 @@ fn cases() -> Vec<(Case, Board, Color)> {
         .map(|l| {
             let case: Case = serde_json::from_str(l).expect("a valid case");
             let attacker: Color = case.attacker.parse().expect("a colour");
-            let options = PositionOptions { to_move: Some(attacker), ..PositionOptions::default() };
+            let options = PositionOptions {
+                to_move: Some(attacker),
+                ..PositionOptions::default()
+            };
             let board = parse_diagram(&case.board.join("\n"), &options).expect("a valid board");
             (case, board, attacker)
         })
@@ -60,7 +63,9 @@ fn vcf_cases(c: &mut Criterion) {
 fn vct_cases(c: &mut Criterion) {
     let heavy = std::env::var_os("RENJU_HEAVY_BENCH").is_some();
     let mut group = c.benchmark_group("vct");
-    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
     for (case, board, attacker) in cases().into_iter().filter(|(c, ..)| c.kind == "VCT") {
         let name = short_name(&case.id);
         if !heavy && matches!(name, "bench_vct_small_but_long" | "bench_vct_unstable") {
@@ -74,7 +79,12 @@ fn vct_cases(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let report = vct(black_box(&board), attacker, &options);
-                assert!(matches!(report.outcome, Outcome::Win(_)), "{}: {:?}", case.id, report.outcome);
+                assert!(
+                    matches!(report.outcome, Outcome::Win(_)),
+                    "{}: {:?}",
+                    case.id,
+                    report.outcome
+                );
                 report
             });
         });
