@@ -217,11 +217,18 @@ impl<'a> VcfSearch<'a> {
                 bounded: proved != PROVED_NONE,
             };
         }
-        let mut candidates = self.fours();
-        if let Some(g) = threat {
+        let mut candidates = match threat {
             // A defender's four must be answered at once; the answer must itself be a four.
-            candidates.retain(|&(p, _)| p == g);
-        }
+            Some(g) => {
+                let four = self.board.four_at(g, self.attacker);
+                if four.count > 0 && !four.five {
+                    vec![(g, four)]
+                } else {
+                    Vec::new()
+                }
+            }
+            None => self.fours(),
+        };
         candidates.retain(|&(p, _)| self.legal(p));
         // A four with two five points cannot be blocked.
         if let Some(&(p, four)) = candidates.iter().find(|(_, four)| four.count >= 2) {
