@@ -30,7 +30,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = parse_color)]
     attacker: Option<Color>,
     /// Stop after this many seconds (per position in a batch); the result is then `unknown`.
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_hyphen_values = true)]
     time: Option<f64>,
     /// Solve every position of FILE (`-` for standard input): JSON lines
     /// `{"id":..,"position":..,"attacker":..}` or one position per line. Prints one JSON result
@@ -146,6 +146,11 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         to_move: args.to_move,
         ..options
     };
+    if args.threads.is_some() && args.batch.is_none() {
+        return Err(input_error(
+            "--threads applies only with --batch (one position runs on one thread)",
+        ));
+    }
     if let Some(path) = &args.batch {
         return batch(path, args, kind, global, options);
     }

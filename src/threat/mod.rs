@@ -112,11 +112,14 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Limits with a time budget from now.
+    /// Limits with a time budget from now. A budget too large to represent is no limit.
     #[must_use]
     pub fn with_time(seconds: Option<f64>) -> Limits {
+        let deadline = seconds
+            .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+            .and_then(|d| Instant::now().checked_add(d));
         Limits {
-            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            deadline,
             ..Limits::default()
         }
     }

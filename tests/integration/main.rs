@@ -3,6 +3,7 @@
 //! positions with an independent line checker, and the command-line tool.
 
 mod cli;
+mod cli_search;
 mod golden;
 mod line_check;
 mod props;
