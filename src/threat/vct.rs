@@ -84,15 +84,16 @@ enum Expansion {
     Moves(Vec<Move>, u32),
 }
 
-/// Starting proof number of an attacker move: a four leaves one reply, a three a handful, and
-/// a quiet move that may hide a VCF more (and it is less often a threat at all).
+/// Starting proof number of an attacker move: a four leaves one reply but wins nothing by
+/// itself, a three leaves a handful, and a quiet move that may hide a VCF is seldom a threat
+/// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`).
 fn attack_estimate(board: &Board, p: Point, attacker: Color) -> u32 {
     if board.four_at(p, attacker).count > 0 {
-        1
+        2
     } else if board.threes_at(p, attacker) > 0 {
-        4
+        3
     } else {
-        12
+        20
     }
 }
 
