@@ -187,6 +187,11 @@ fn one_line_usage_error(e: &clap::Error) -> String {
 fn run(cli: &Cli) -> Result<()> {
     let g = &cli.global;
     let rules = Rules::new(g.rule, g.k)?;
+    let position = PositionOptions {
+        size: g.size,
+        rules,
+        to_move: None,
+    };
     match &cli.command {
         Command::Show { position, svg } => {
             let board = read_position(position, g.size, rules)?;
@@ -205,16 +210,7 @@ fn run(cli: &Cli) -> Result<()> {
                 max_fours: *max_fours,
                 shortest: *shortest,
             };
-            cli::search::run(
-                search,
-                kind,
-                g,
-                PositionOptions {
-                    size: g.size,
-                    rules,
-                    to_move: None,
-                },
-            )
+            cli::search::run(search, kind, g, position)
         }
         Command::Vct {
             search,
@@ -225,16 +221,7 @@ fn run(cli: &Cli) -> Result<()> {
                 max_depth: *max_depth,
                 threat_fours: *threat_fours,
             };
-            cli::search::run(
-                search,
-                kind,
-                g,
-                PositionOptions {
-                    size: g.size,
-                    rules,
-                    to_move: None,
-                },
-            )
+            cli::search::run(search, kind, g, position)
         }
     }
 }

@@ -99,6 +99,26 @@ pub struct Report {
     pub nodes: u64,
 }
 
+/// The answer when the game is already over on `board`: a five for the attacker is a win with
+/// an empty line, a five for the defender a loss.
+fn decided(board: &crate::rules::Board, attacker: crate::rules::Color) -> Option<Report> {
+    let fives = board.fives();
+    if fives.iter().any(|f| f.color == attacker) {
+        let line = Line {
+            moves: Vec::new(),
+            ending: Ending::AlreadyWon,
+        };
+        return Some(Report {
+            outcome: Outcome::Win(line),
+            nodes: 0,
+        });
+    }
+    (!fives.is_empty()).then_some(Report {
+        outcome: Outcome::NoWin,
+        nodes: 0,
+    })
+}
+
 /// When a search must stop: a deadline, a node budget, and a flag another thread (a signal
 /// handler, a batch driver) may raise.
 #[derive(Clone, Debug, Default)]

@@ -69,22 +69,8 @@ pub(crate) struct VcfSearch<'a> {
 /// defender is taken to pass first.
 #[must_use]
 pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
-    let fives = board.fives();
-    if fives.iter().any(|f| f.color == attacker) {
-        let line = Line {
-            moves: Vec::new(),
-            ending: Ending::AlreadyWon,
-        };
-        return Report {
-            outcome: Outcome::Win(line),
-            nodes: 0,
-        };
-    }
-    if !fives.is_empty() {
-        return Report {
-            outcome: Outcome::NoWin,
-            nodes: 0,
-        };
+    if let Some(report) = super::decided(board, attacker) {
+        return report;
     }
     let mut board = board.clone();
     let mut table = VcfTable::default();

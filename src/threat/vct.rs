@@ -114,22 +114,8 @@ struct Search<'a> {
 pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut board = board.clone();
     board.set_to_move(attacker);
-    let fives = board.fives();
-    if fives.iter().any(|f| f.color == attacker) {
-        let line = Line {
-            moves: Vec::new(),
-            ending: Ending::AlreadyWon,
-        };
-        return Report {
-            outcome: Outcome::Win(line),
-            nodes: 0,
-        };
-    }
-    if !fives.is_empty() {
-        return Report {
-            outcome: Outcome::NoWin,
-            nodes: 0,
-        };
+    if let Some(report) = super::decided(&board, attacker) {
+        return report;
     }
     let mut search = Search {
         board,
