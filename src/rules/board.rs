@@ -204,6 +204,13 @@ impl Board {
         Ok(())
     }
 
+    /// Takes away the set-up stone at `p` (placed with [`Board::put`]); nothing if `p` is empty.
+    pub(crate) fn remove_setup(&mut self, p: Point) {
+        if let Some(color) = self.stone(p) {
+            self.remove_stone(p, color);
+        }
+    }
+
     /// Plays the side to move at `p` and passes the move to the other side.
     ///
     /// This checks only that `p` is an empty point of the board. A forbidden point is not

@@ -39,7 +39,68 @@ impl Four {
     }
 }
 
+/// How the opponent can stop the fives a stone threatens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Defence {
+    /// The stone threatens no five.
+    NoFour,
+    /// No single stone stops every five it threatens.
+    Unstoppable,
+    /// Exactly one point stops them all: the reply is forced.
+    Forced(Point),
+    /// Several points each stop them all (caro only: a stone past either end of a five spoils
+    /// it), so the reply is not forced.
+    Choice(Vec<Point>),
+}
+
 impl Board {
+    /// How the opponent can stop the fives the `color` stone at `p` (already on the board, or
+    /// about to be, with `p` empty) threatens. Under every rule but caro a four is stopped only
+    /// on its five point, so one five point is a forced reply and two are unstoppable. Under
+    /// caro a five also fails when both of its end points are the opponent's, so a stone just
+    /// past a four may stop it too: each candidate is tried on a copy of the board.
+    #[must_use]
+    pub fn defence(&self, p: Point, color: Color) -> Defence {
+        let four = self.four_at(p, color);
+        if four.five || four.count == 0 {
+            return Defence::NoFour;
+        }
+        if self.rules().rule() != crate::rules::Rule::Caro {
+            return match four.single() {
+                Some(f) => Defence::Forced(f),
+                None => Defence::Unstoppable,
+            };
+        }
+        // Caro: the five points and the points next to them along each line are the only
+        // candidates (a five is at most five stones from p, its ends one further).
+        let mut trial = self.clone();
+        if trial.is_empty(p) {
+            trial.put(p, color).expect("an empty point");
+        }
+        let mut stops = Vec::new();
+        for d in Direction::ALL {
+            for offset in -6..=6 {
+                let Some(r) = p.step(d, offset, self.size()) else {
+                    continue;
+                };
+                if !trial.is_empty(r) || stops.contains(&r) {
+                    continue;
+                }
+                trial.put(r, color.opponent()).expect("an empty point");
+                let after = trial.four_at(p, color);
+                if after.count == 0 && !after.five {
+                    stops.push(r);
+                }
+                trial.remove_setup(r);
+            }
+        }
+        match stops.len() {
+            0 => Defence::Unstoppable,
+            1 => Defence::Forced(stops[0]),
+            _ => Defence::Choice(stops),
+        }
+    }
+
     /// What a `color` stone at `p` makes, with `p` empty or already holding that stone. It does
     /// not judge whether the move is legal (see [`Board::forbidden`]). The answer depends only
     /// on the points within [`Board::reach`] steps of `p` along the four lines.
@@ -271,6 +332,33 @@ mod tests {
             b.five_points(Color::White),
             Vec::<crate::rules::Point>::new()
         );
+    }
+
+    #[test]
+    fn caro_fours_can_be_stopped_past_their_end() {
+        use super::Defence;
+        let caro = Rules::new(Rule::Caro, None).unwrap();
+        // White h9 h10 h11 h12 with Black on h7: h13 stops both h8 and h13.
+        let b = board("h7 h9 a1 h10 a15 h11 a3 h12", caro);
+        let h12 = "h12".parse().unwrap();
+        assert_eq!(
+            b.defence(h12, Color::White),
+            Defence::Forced("h13".parse().unwrap())
+        );
+        // Without the Black stone at h7 it is an open four, and the same under gomoku rules.
+        let open = board("a7 h9 a1 h10 a15 h11 a3 h12", caro);
+        assert_eq!(open.defence(h12, Color::White), Defence::Unstoppable);
+        let gomoku = board(
+            "h7 h9 a1 h10 a15 h11 a3 h12",
+            Rules::new(Rule::Gomoku, None).unwrap(),
+        );
+        assert_eq!(gomoku.defence(h12, Color::White), Defence::Unstoppable);
+        // A plain caro four h9-h12 with h13 Black: h8 makes five with one end open; h8 or g8?
+        // White h9-h12 with Black on h13: h8 makes five, and Black stops it on h8 or just past
+        // it on h7 (then both ends would be Black's). Not forced.
+        let one = board("h13 h9 a1 h10 a15 h11 a3 h12", caro);
+        let both = vec!["h7".parse().unwrap(), "h8".parse().unwrap()];
+        assert_eq!(one.defence(h12, Color::White), Defence::Choice(both));
     }
 
     #[test]

@@ -17,7 +17,7 @@ mod zobrist;
 
 pub use board::{Board, Five, PlayError};
 pub use forbidden::Forbidden;
-pub use fours::Four;
+pub use fours::{Defence, Four};
 pub use geometry::{Color, Direction, MAX_SIDE, MIN_SIDE, Point, Size, SizeError};
 pub use rule::{Rule, RuleError, Rules};
 pub use symmetry::{Canonical, Symmetry};

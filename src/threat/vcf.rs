@@ -7,7 +7,7 @@
 //! With `shortest`, it deepens the limit one four at a time, so the first line found has the
 //! fewest fours.
 
-use crate::rules::{Board, Color, Four, Point, Rule};
+use crate::rules::{Board, Color, Defence, Four, Point, Rule};
 
 use super::{Ending, Limits, Line, Outcome, Report};
 
@@ -60,6 +60,9 @@ pub(crate) struct VcfSearch<'a> {
     pub(crate) nodes: u64,
     stopped: bool,
     table: &'a mut VcfTable,
+    /// Caro only: a four the defender could stop in several ways was passed over, or a
+    /// defender four was answered only on its five point, so a failure is not a proof.
+    pub(crate) incomplete: bool,
     /// The winning line, built backwards as the recursion unwinds.
     line: Vec<Point>,
     ending: Ending,
@@ -75,7 +78,7 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
     let mut board = board.clone();
     let mut table = VcfTable::default();
     let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
-    let outcome = if options.shortest {
+    let mut outcome = if options.shortest {
         let mut outcome = Outcome::NoWin;
         for depth in 1..=options.max_fours.unwrap_or(UNLIMITED) {
             match search.run(depth) {
@@ -94,6 +97,9 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
             Ok((None, _)) => Outcome::NoWin,
         }
     };
+    if outcome == Outcome::NoWin && search.incomplete {
+        outcome = Outcome::Unknown;
+    }
     Report {
         outcome,
         nodes: search.nodes,
@@ -116,6 +122,7 @@ impl<'a> VcfSearch<'a> {
             nodes: 0,
             stopped: false,
             table,
+            incomplete: false,
             line: Vec::new(),
             ending: Ending::Five,
         }
@@ -151,6 +158,9 @@ impl<'a> VcfSearch<'a> {
             );
         }
         let threats = self.board.five_points(self.defender);
+        if self.board.rules().rule() == Rule::Caro && !threats.is_empty() {
+            self.incomplete = true;
+        }
         if threats.len() >= 2 {
             // Two defender fives waiting and no attacker five: nothing stops one of them.
             return (None, false);
@@ -216,18 +226,24 @@ impl<'a> VcfSearch<'a> {
             None => self.fours(),
         };
         candidates.retain(|&(p, _)| self.legal(p));
-        // A four with two five points cannot be blocked.
-        if let Some(&(p, four)) = candidates.iter().find(|(_, four)| four.count >= 2) {
-            let [Some(a), Some(b)] = four.points else {
-                unreachable!("two five points")
-            };
-            self.line.extend([b, a, p]);
-            self.ending = Ending::Five;
-            return Node::Win;
+        // A four no single stone can stop wins; a four with one stopping point forces it; a
+        // four the defender may stop in several ways (caro) is no part of a VCF.
+        let mut forcing = Vec::new();
+        for (p, _) in candidates {
+            match self.board.defence(p, self.attacker) {
+                Defence::Unstoppable => {
+                    let (a, b) = finish(self.board, p, self.attacker);
+                    self.line.extend([b, a, p]);
+                    self.ending = Ending::Five;
+                    return Node::Win;
+                }
+                Defence::Forced(f) => forcing.push((p, f)),
+                Defence::Choice(_) => self.incomplete = true,
+                Defence::NoFour => {}
+            }
         }
         let mut bounded = false;
-        for (p, four) in candidates {
-            let f = four.single().expect("a four with one five point");
+        for (p, f) in forcing {
             self.board.play_unchecked(p);
             if block_forbidden(self.board, self.defender, f, &mut |_| {}) {
                 self.board.undo();
@@ -237,6 +253,12 @@ impl<'a> VcfSearch<'a> {
             }
             self.board.play_unchecked(f);
             let counter = self.board.four_at(f, self.defender);
+            let caro = self.board.rules().rule() == Rule::Caro;
+            if caro && counter.count > 0 {
+                // Caro fours may be stopped off their five point; this search answers them
+                // only on it (and gives up on two), which proves nothing about other answers.
+                self.incomplete = true;
+            }
             let result = if counter.five || counter.count >= 2 {
                 // The block makes a five, or a four the attacker cannot stop in one move.
                 Node::Fail { bounded: false }
@@ -263,6 +285,21 @@ impl<'a> VcfSearch<'a> {
         }
         Node::Fail { bounded }
     }
+}
+
+/// For an unstoppable four at `p`: a defender reply (on a five point) and the attacker's five
+/// that follows it.
+pub(crate) fn finish(board: &mut Board, p: Point, attacker: Color) -> (Point, Point) {
+    board.play_unchecked(p);
+    let a = board.four_at(p, attacker).points[0].expect("a four has a five point");
+    board.play_unchecked(a);
+    let b = *board
+        .five_points(attacker)
+        .first()
+        .expect("an unstoppable four keeps a five point");
+    board.undo();
+    board.undo();
+    (a, b)
 }
 
 /// Whether `defender` (Black, under renju) may not block at `f`.
@@ -308,13 +345,17 @@ pub(crate) fn replay(
         {
             break;
         }
+        let defence = board.defence(m, attacker);
         board.play_unchecked(m);
         played += 1;
-        if four.count >= 2 {
-            wins = true;
-            break;
-        }
-        let f = four.single().expect("one five point");
+        let f = match defence {
+            Defence::Unstoppable => {
+                wins = true;
+                break;
+            }
+            Defence::Forced(f) => f,
+            Defence::NoFour | Defence::Choice(_) => break,
+        };
         trace(f);
         if block_forbidden(board, defender, f, trace) {
             wins = true;

@@ -21,9 +21,9 @@
 //! defender has a VCF of its own fails. `win` is a proof; `no-win` means the threat space
 //! (within the depth limit) holds no win; a stop gives `unknown`.
 
-use crate::rules::{Board, Color, Point, Rule};
+use crate::rules::{Board, Color, Defence, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, replay};
+use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, finish, replay};
 use super::zone::zone;
 use super::{Ending, Limits, Line, Outcome, Report};
 
@@ -136,9 +136,11 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
             Ok(line) => Outcome::Win(line),
             Err(Stopped) => Outcome::Unknown,
         }
-    } else if dn == 0 {
+    } else if dn == 0 && search.board.rules().rule() != Rule::Caro {
         Outcome::NoWin
     } else {
+        // Caro threat search answers fours in fewer ways than caro allows (see the VCF
+        // search), so its failures prove nothing.
         Outcome::Unknown
     };
     Report {
@@ -261,22 +263,29 @@ impl Search<'_> {
             .moves()
             .last()
             .expect("an AND node follows an attacker move");
-        let four = self.board.four_at(last, self.attacker);
-        if four.count >= 2 {
-            return Ok(Expansion::Proved(0));
-        }
-        if let Some(f) = four.single() {
-            if self.block_forbidden(f) {
-                return Ok(Expansion::Proved(0));
+        match self.board.defence(last, self.attacker) {
+            Defence::Unstoppable => return Ok(Expansion::Proved(0)),
+            Defence::Forced(f) if self.block_forbidden(f) => return Ok(Expansion::Proved(0)),
+            Defence::Forced(f) => {
+                return Ok(Expansion::Moves(
+                    vec![Move {
+                        point: f,
+                        pn: 1,
+                        dn: 1,
+                    }],
+                    0,
+                ));
             }
-            return Ok(Expansion::Moves(
-                vec![Move {
-                    point: f,
+            Defence::Choice(stops) => {
+                // Caro: every stone that stops the four is a reply to search.
+                let replies = stops.into_iter().map(|point| Move {
+                    point,
                     pn: 1,
                     dn: 1,
-                }],
-                0,
-            ));
+                });
+                return Ok(Expansion::Moves(replies.collect(), 0));
+            }
+            Defence::NoFour => {}
         }
         let Some(certificate) = self.certificate(depth)? else {
             return Ok(Expansion::Disproved);
@@ -578,31 +587,31 @@ impl Search<'_> {
                 depth = child_depth;
             } else {
                 let last = *self.board.moves().last().expect("an attacker move");
-                let four = self.board.four_at(last, self.attacker);
-                if four.count >= 2 {
-                    let [Some(a), Some(b)] = four.points else {
-                        unreachable!("two five points")
-                    };
-                    line.extend([a, b]);
-                    break Ending::Five;
+                let defence = self.board.defence(last, self.attacker);
+                match defence {
+                    Defence::Unstoppable => {
+                        self.board.undo();
+                        let (a, b) = finish(&mut self.board, last, self.attacker);
+                        self.board.play_unchecked(last);
+                        line.extend([a, b]);
+                        break Ending::Five;
+                    }
+                    Defence::Forced(f) if self.block_forbidden(f) => break Ending::ForbiddenBlock,
+                    _ => {}
                 }
-                if let Some(f) = four.single()
-                    && self.block_forbidden(f)
-                {
-                    break Ending::ForbiddenBlock;
-                }
+                let forced = match defence {
+                    Defence::Forced(f) => Some(f),
+                    _ => None,
+                };
                 let explicit = self
                     .proved_children(moves.as_ref(), child_depth)
                     .into_iter()
                     .max_by_key(|&(l, p)| (l, std::cmp::Reverse(p)));
                 let certificate_len = entry.map_or(0, |e| e.certificate_len);
+                let four_reply = !matches!(defence, Defence::NoFour);
                 let reply = match explicit {
-                    Some((l, r))
-                        if moves.is_some() && (l >= certificate_len || four.single().is_some()) =>
-                    {
-                        r
-                    }
-                    _ => match four.single() {
+                    Some((l, r)) if moves.is_some() && (l >= certificate_len || four_reply) => r,
+                    _ => match forced {
                         Some(f) => f,
                         None => self.refuted_reply(depth)?,
                     },

@@ -642,3 +642,29 @@ fn position_xor_batch() {
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
 }
+
+/// Caro: a five needs its two end points not both held by the opponent, so one stone just past
+/// a four can stop it. h12 here makes two five points (h8, h13), but Black h13 stops both: h8
+/// would then make a five with Black at both ends. Regression: this was called a win.
+#[test]
+fn caro_four_stopped_at_its_end_is_no_win() {
+    for command in ["vcf", "vct"] {
+        let out = renju()
+            .args([
+                "--rule",
+                "caro",
+                command,
+                "h7 h9 a1 h10 a15 h11",
+                "--attacker",
+                "white",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Not a win. Caro fours that can be stopped in two ways are not searched through, so
+        // the honest answer is `unknown` rather than a proved `no-win`.
+        assert_eq!(v["result"], "unknown", "{command}: {v}");
+    }
+}
