@@ -2,6 +2,8 @@
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -30,6 +32,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = parse_color)]
     attacker: Option<Color>,
     /// Stop after this many seconds (per position in a batch); the result is then `unknown`.
+    /// Ctrl-C or SIGTERM stops the same way.
     #[arg(long, value_name = "S", value_parser = parse_seconds, allow_hyphen_values = true)]
     time: Option<f64>,
     /// Solve every position of FILE (`-` for standard input): JSON lines
@@ -84,9 +87,25 @@ struct Failure {
     error: String,
 }
 
+/// Raised by Ctrl-C or SIGTERM: every search stops and reports `unknown`.
+fn interrupted() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let raised = flag.clone();
+        // If a handler cannot be installed the default behaviour (exit at once) stays.
+        let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
 fn solve(board: &Board, attacker: Color, kind: Kind, time: Option<f64>) -> (Report, f64) {
     let start = Instant::now();
-    let limits = Limits::with_time(time);
+    let limits = Limits {
+        stop: Some(interrupted()),
+        ..Limits::with_time(time)
+    };
     let report = match kind {
         Kind::Vcf {
             max_fours,

@@ -668,3 +668,37 @@ fn caro_four_stopped_at_its_end_is_no_win() {
         assert_eq!(v["result"], "unknown", "{command}: {v}");
     }
 }
+
+/// SIGTERM (as Ctrl-C) stops a long search cleanly: `unknown`, its statistics, exit status 0.
+#[cfg(unix)]
+#[test]
+fn termination_signal_gives_unknown() {
+    use std::process::{Command as Std, Stdio};
+    let bin = assert_cmd::cargo::cargo_bin("renju");
+    let unstable = quintet("bench_vct_unstable");
+    let child = Std::new(bin)
+        .args([
+            "vct",
+            &unstable,
+            "--attacker",
+            "black",
+            "--to-move",
+            "black",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let killed = Std::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"], "unknown", "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
