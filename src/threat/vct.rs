@@ -577,7 +577,9 @@ impl Search<'_> {
                     // Proved on evaluation: a five or a VCF.
                     let Some(finish) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))?
                     else {
-                        unreachable!("an OR node proved without a proved move has a VCF")
+                        // The table lost this proof and it could not be rebuilt: say unknown
+                        // rather than print a line that is not shown to win.
+                        return Err(Stopped);
                     };
                     line.extend(&finish.moves);
                     break finish.ending;
@@ -609,11 +611,23 @@ impl Search<'_> {
                     .max_by_key(|&(l, p)| (l, std::cmp::Reverse(p)));
                 let certificate_len = entry.map_or(0, |e| e.certificate_len);
                 let four_reply = !matches!(defence, Defence::NoFour);
-                let reply = match explicit {
-                    Some((l, r)) if moves.is_some() && (l >= certificate_len || four_reply) => r,
-                    _ => match forced {
-                        Some(f) => f,
-                        None => self.refuted_reply(depth)?,
+                let reply = match (explicit, forced) {
+                    (Some((l, r)), _)
+                        if moves.is_some() && (l >= certificate_len || four_reply) =>
+                    {
+                        r
+                    }
+                    (_, Some(f)) => f,
+                    (explicit, None) => match (self.refuted_reply(depth)?, explicit) {
+                        (Some(r), _) | (None, Some((_, r))) => r,
+                        (None, None) => {
+                            // The defender has no legal move at all (every empty point is
+                            // forbidden for Black): the certificate wins as after a pass.
+                            let certificate = self.certificate(depth)?;
+                            let finish = certificate.expect("a proved threat has a certificate");
+                            line.extend(&finish.moves);
+                            break finish.ending;
+                        }
                     },
                 };
                 line.push(reply);
@@ -633,8 +647,9 @@ impl Search<'_> {
     }
 
     /// A defender reply that the certificate refutes, for the principal line: one inside the
-    /// certificate's zone if there is one (a natural try that fails), else any.
-    fn refuted_reply(&mut self, depth: Option<u32>) -> Result<Point, Stopped> {
+    /// certificate's zone if there is one (a natural try that fails), else any; `None` if every
+    /// legal reply was searched on its own (or there is none).
+    fn refuted_reply(&mut self, depth: Option<u32>) -> Result<Option<Point>, Stopped> {
         let certificate = self
             .certificate(depth)?
             .expect("a proved threat has a certificate");
@@ -647,11 +662,11 @@ impl Search<'_> {
             let counter = self.board.four_at(r, self.defender);
             if counter.count == 0 && self.refuted_by(&certificate, r, None) {
                 if zone.contains(r) {
-                    return Ok(r);
+                    return Ok(Some(r));
                 }
                 fallback.get_or_insert(r);
             }
         }
-        Ok(fallback.expect("a proved threat leaves the defender a losing reply"))
+        Ok(fallback)
     }
 }
