@@ -1,9 +1,10 @@
 //! VCT (victory by continuous threats): proof-number search over threat space.
 //!
 //! The attacker's moves are threats: fours, and moves after which the attacker would have a
-//! VCF if the defender passed (the VCF is the threat's certificate). The defender's replies to
-//! a four are forced. To any other threat the defender may reply anywhere, and the search
-//! considers every reply that could stop the certificate:
+//! VCF if the defender passed (the VCF is the threat's certificate). The defender's reply to a
+//! four is forced (under caro, every stone that stops it is a reply: a caro five also fails when
+//! both its ends are the opponent's). To any other threat the defender may reply anywhere, and
+//! the search considers every reply that could stop the certificate:
 //!
 //! - every move inside the certificate's *zone*: the points within reach of every point whose
 //!   surroundings the rules code read while replaying the certificate (its moves, forced
@@ -19,7 +20,8 @@
 //! transposition table keyed by Zobrist hashes (and by the remaining depth, when it is bounded).
 //! A position where the attacker has a VCF is proved at once, and a threat after which the
 //! defender has a VCF of its own fails. `win` is a proof; `no-win` means the threat space
-//! (within the depth limit) holds no win; a stop gives `unknown`.
+//! (within the depth limit) holds no win; a stop gives `unknown`, and so does a failure under
+//! caro, whose VCF sub-searches are not exhaustive.
 
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
