@@ -76,7 +76,7 @@ enum Command {
         /// Only lines with at most N attacker fours.
         #[arg(long, value_name = "N")]
         max_fours: Option<u32>,
-        /// Return a line with the fewest attacker fours.
+        /// Return a line with the fewest attacker fours (under caro: of forced fours).
         #[arg(long)]
         shortest: bool,
     },

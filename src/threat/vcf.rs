@@ -16,7 +16,9 @@ use super::{Ending, Limits, Line, Outcome, Report};
 pub struct VcfOptions {
     /// Look only for lines with at most this many attacker fours.
     pub max_fours: Option<u32>,
-    /// Return a line with the fewest attacker fours (iterative deepening).
+    /// Return a line with the fewest attacker fours (iterative deepening). Under caro, the
+    /// fewest among lines of forced fours: a shorter line through a four with several stops
+    /// may exist.
     pub shortest: bool,
     /// When to stop.
     pub limits: Limits,
