@@ -334,7 +334,8 @@ impl Board {
     /// Length of the `color` run through `p` along `d`, counting `p` itself as `color`, and
     /// whether each end of the run is held by the opponent.
     fn run(&self, p: Point, d: Direction, color: Color) -> (u32, [bool; 2]) {
-        self.run_with(p, None, d, color)
+        let (len, ends, _) = self.run_with(p, None, d, color);
+        (len, ends)
     }
 
     /// Whether `color` stones at both `p` and the empty `q` (on one line along `d`) make a
@@ -346,50 +347,30 @@ impl Board {
         d: Direction,
         color: Color,
     ) -> bool {
-        let (len, ends) = self.run_with(p, Some(q), d, color);
+        let (len, ends, reach) = self.run_with(p, Some(q), d, color);
         let (dx, dy) = d.delta();
-        // The run through p contains q when every point between them is in it: check the
-        // distance along the line against the run's reach on q's side.
+        // Signed distance from p to q along d; the run contains q if it reaches that far.
         let dist = if dx != 0 {
             (i32::from(q.x()) - i32::from(p.x())) * dx
         } else {
             (i32::from(q.y()) - i32::from(p.y())) * dy
         };
-        let reach = self.run_reach(p, Some(q), d, color, dist.signum());
-        reach >= dist.abs() && self.rules.is_win(color, len, ends)
+        let side = usize::from(dist > 0);
+        reach[side] >= dist.abs() && self.rules.is_win(color, len, ends)
     }
 
-    /// How far the `color` run from `p` extends along `d` in direction `sign`, with an extra
-    /// stone at `extra`.
-    fn run_reach(
-        &self,
-        p: Point,
-        extra: Option<Point>,
-        d: Direction,
-        color: Color,
-        sign: i32,
-    ) -> i32 {
-        let mut i = 1;
-        while let Some(q) = p.step(d, sign * i, self.size) {
-            if Some(q) == extra || self.cells[q.slot()] == Some(color) {
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        i - 1
-    }
-
-    /// [`Board::run`] with an extra `color` stone at `extra`.
+    /// [`Board::run`] with an extra `color` stone at `extra`, and how many stones the run
+    /// reaches from `p` backwards and forwards along `d`.
     fn run_with(
         &self,
         p: Point,
         extra: Option<Point>,
         d: Direction,
         color: Color,
-    ) -> (u32, [bool; 2]) {
+    ) -> (u32, [bool; 2], [i32; 2]) {
         let mut len = 1;
         let mut ends = [false; 2];
+        let mut reach = [0; 2];
         for (end, sign) in [(0, -1), (1, 1)] {
             let mut i = 1;
             loop {
@@ -412,8 +393,9 @@ impl Board {
                     _ => break,
                 }
             }
+            reach[end] = i - 1;
         }
-        (len, ends)
+        (len, ends, reach)
     }
 
     /// Whether a `color` stone at `p` (empty, or already holding that stone) is part of a line

@@ -61,7 +61,12 @@ impl Board {
     /// past a four may stop it too: each candidate is tried on a copy of the board.
     #[must_use]
     pub fn defence(&self, p: Point, color: Color) -> Defence {
-        let four = self.four_at(p, color);
+        self.defence_of(p, color, self.four_at(p, color))
+    }
+
+    /// [`Board::defence`] for a stone whose [`Board::four_at`] is already known.
+    #[must_use]
+    pub fn defence_of(&self, p: Point, color: Color, four: Four) -> Defence {
         if four.five || four.count == 0 {
             return Defence::NoFour;
         }

@@ -231,8 +231,8 @@ impl<'a> VcfSearch<'a> {
         // A four no single stone can stop wins; a four with one stopping point forces it; a
         // four the defender may stop in several ways (caro) is no part of a VCF.
         let mut forcing = Vec::new();
-        for (p, _) in candidates {
-            match self.board.defence(p, self.attacker) {
+        for (p, four) in candidates {
+            match self.board.defence_of(p, self.attacker, four) {
                 Defence::Unstoppable => {
                     let (a, b) = finish(self.board, p, self.attacker);
                     self.line.extend([b, a, p]);
@@ -305,7 +305,7 @@ pub(crate) fn finish(board: &mut Board, p: Point, attacker: Color) -> (Point, Po
 }
 
 /// Whether `defender` (Black, under renju) may not block at `f`.
-fn block_forbidden(
+pub(crate) fn block_forbidden(
     board: &Board,
     defender: Color,
     f: Point,
@@ -347,7 +347,7 @@ pub(crate) fn replay(
         {
             break;
         }
-        let defence = board.defence(m, attacker);
+        let defence = board.defence_of(m, attacker, four);
         board.play_unchecked(m);
         played += 1;
         let f = match defence {

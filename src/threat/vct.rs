@@ -25,7 +25,7 @@
 
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, finish, replay};
+use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
 use super::zone::zone;
 use super::{Ending, Limits, Line, Outcome, Report};
 
@@ -170,9 +170,7 @@ impl Search<'_> {
     }
 
     fn block_forbidden(&self, f: Point) -> bool {
-        self.defender == Color::Black
-            && self.board.rules().rule() == Rule::Renju
-            && self.board.forbidden(f).is_some()
+        block_forbidden(&self.board, self.defender, f, &mut |_| {})
     }
 
     /// A VCF for `color` (the side to move is set for the search and restored).
