@@ -303,6 +303,39 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The line masks report, for every empty point, the same per-line potentials as
+        /// [`Board::potentials`] (capped at 3), on boards of every shape.
+        #[test]
+        fn supported_points_are_the_potentials(
+            cols in 3u32..=20,
+            rows in 3u32..=20,
+            cells in proptest::collection::vec(0u8..4, 400),
+        ) {
+            let size = Size::new(cols, rows).unwrap();
+            let mut b = Board::new(size, Rules::renju());
+            for (p, c) in size.points().zip(cells) {
+                match c {
+                    1 => b.put(p, Color::Black).unwrap(),
+                    2 => b.put(p, Color::White).unwrap(),
+                    _ => {}
+                }
+            }
+            for color in [Color::Black, Color::White] {
+                let mut seen = std::collections::HashMap::<Point, Vec<u32>>::new();
+                b.lines().supported_points(color, |p, level| seen.entry(p).or_default().push(level));
+                for p in b.points().filter(|&p| b.is_empty(p)) {
+                    let mut want: Vec<u32> = b.potentials(p, color).into_iter().filter(|&n| n > 0).map(|n| n.min(3)).collect();
+                    let mut got = seen.remove(&p).unwrap_or_default();
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    prop_assert_eq!(got, want, "{} {}", p, color);
+                }
+                prop_assert!(seen.is_empty(), "occupied points reported: {:?}", seen);
+            }
+        }
+    }
+
     fn board(moves: &str, rules: Rules) -> crate::rules::Board {
         parse_position(
             moves,

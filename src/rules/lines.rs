@@ -125,21 +125,66 @@ impl Lines {
                 if u32::from(self.counts[c][di][line]) < min {
                     continue;
                 }
-                let own = self.stones[c][di][line];
-                let blocked = self.stones[1 - c][di][line] | self.edge[di][line];
-                // Stretches [s, s+4] with no block and at least `min` own stones.
-                let mut good = 0u32;
-                for s in 0..(32 - 4) {
-                    let span = 0b11111u32 << s;
-                    if blocked & span == 0 && (own & span).count_ones() >= min {
-                        good |= span;
-                    }
-                }
-                let mut empty = good & !own;
+                let [good, ..] = self.stretches(c, di, line, [min, u32::MAX, u32::MAX]);
+                let mut empty = good & !self.stones[c][di][line];
                 while empty != 0 {
                     let bit = empty.trailing_zeros();
                     empty &= empty - 1;
                     f(point_at(di, line as u32, bit - PAD, rows));
+                }
+            }
+        }
+    }
+
+    /// The points of line `line` (direction index `di`) that lie in a five-point stretch
+    /// holding no stone of the opponent of colour index `c` and no off-board point, with at
+    /// least `mins[i]` stones of colour `c`: one mask per entry of `mins`.
+    #[inline]
+    fn stretches(&self, c: usize, di: usize, line: usize, mins: [u32; 3]) -> [u32; 3] {
+        let own = self.stones[c][di][line];
+        let blocked = self.stones[1 - c][di][line] | self.edge[di][line];
+        let mut good = [0u32; 3];
+        if own == 0 {
+            return good;
+        }
+        // Only stretches that hold an own stone can count.
+        let first = own.trailing_zeros().saturating_sub(4);
+        let last = (31 - own.leading_zeros()).min(32 - 5);
+        for s in first..=last {
+            let span = 0b11111u32 << s;
+            if blocked & span == 0 {
+                let n = (own & span).count_ones();
+                for (g, &min) in good.iter_mut().zip(&mins) {
+                    if n >= min {
+                        *g |= span;
+                    }
+                }
+            }
+        }
+        good
+    }
+
+    /// Calls `f(point, level)` for every empty point, once per direction, that lies in a
+    /// five-point stretch of a line holding at least one `color` stone and nothing else;
+    /// `level` is the most `color` stones in such a stretch through the point, capped at 3.
+    /// This is [`super::Board::potentials`] for every point at once, skipping zeros.
+    pub(crate) fn supported_points(&self, color: Color, mut f: impl FnMut(Point, u32)) {
+        let rows = u32::from(self.rows);
+        let c = color.index();
+        for di in 0..4 {
+            for line in 0..MAX_LINES {
+                if self.counts[c][di][line] == 0 {
+                    continue;
+                }
+                let own = self.stones[c][di][line];
+                let [one, two, three] = self.stretches(c, di, line, [1, 2, 3]);
+                let mut empty = one & !own;
+                while empty != 0 {
+                    let bit = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    let level =
+                        1 + u32::from(two >> bit & 1 != 0) + u32::from(three >> bit & 1 != 0);
+                    f(point_at(di, line as u32, bit - PAD, rows), level);
                 }
             }
         }

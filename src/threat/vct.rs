@@ -26,7 +26,7 @@
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
 use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
-use super::zone::zone;
+use super::zone::{PointSet, zone};
 use super::{Ending, Limits, Line, Outcome, Report};
 
 /// Options of a VCT search.
@@ -77,6 +77,19 @@ struct Entry {
     moves: Option<Moves>,
 }
 
+impl Entry {
+    /// A node proved on evaluation, in `len` attacker moves.
+    fn proved(len: u32) -> Entry {
+        Entry {
+            pn: 0,
+            dn: INF,
+            len,
+            certificate_len: 0,
+            moves: None,
+        }
+    }
+}
+
 /// What generating a node's moves found.
 enum Expansion {
     /// Won, in this many attacker moves (before the five).
@@ -88,15 +101,38 @@ enum Expansion {
 
 /// Starting proof number of an attacker move: a four leaves one reply but wins nothing by
 /// itself, a three leaves a handful, and a quiet move that may hide a VCF is seldom a threat
-/// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`).
-fn attack_estimate(board: &Board, p: Point, attacker: Color) -> u32 {
-    if board.four_at(p, attacker).count > 0 {
+/// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`). `level` is the most
+/// own stones in a clear five-point stretch through `p`: a four needs 3, a three 2.
+fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u32 {
+    if level >= 3 && board.four_at(p, attacker).count > 0 {
         2
-    } else if board.threes_at(p, attacker) > 0 {
+    } else if level >= 2 && board.threes_at(p, attacker) > 0 {
         3
     } else {
         20
     }
+}
+
+/// The attacker's threat candidates with their levels (see [`attack_estimate`]): empty points
+/// with two or more own stones in one clear five-point stretch, or with own stones in clear
+/// stretches of two different lines. Every move that makes a four or a three is one.
+fn threat_candidates(board: &Board, attacker: Color) -> Vec<(Point, u32)> {
+    let mut once = PointSet::default();
+    let mut candidates = PointSet::default();
+    let mut levels = [[0u8; 20]; 20];
+    board.lines().supported_points(attacker, |p, level| {
+        // A point comes at most once per line direction, so a second call is a second line.
+        if level >= 2 || once.contains(p) {
+            candidates.insert(p);
+        }
+        once.insert(p);
+        let l = &mut levels[usize::from(p.x())][usize::from(p.y())];
+        *l = (*l).max(level as u8);
+    });
+    candidates
+        .iter()
+        .map(|p| (p, u32::from(levels[usize::from(p.x())][usize::from(p.y())])))
+        .collect()
 }
 
 struct Search<'a> {
@@ -183,7 +219,7 @@ impl Search<'_> {
     }
 
     /// The zone a VCF `line` for `color` depends on, on the current board.
-    fn zone_of(&mut self, color: Color, line: &Line) -> super::zone::PointSet {
+    fn zone_of(&mut self, color: Color, line: &Line) -> PointSet {
         let mut centres = Vec::new();
         let to_move = self.board.to_move();
         self.board.set_to_move(color);
@@ -194,21 +230,10 @@ impl Search<'_> {
 
     /// Generates the moves of an OR node (attacker to move) with `depth` attacker moves left.
     fn expand_or(&mut self, depth: Option<u32>) -> Result<Expansion, Stopped> {
-        if !self.board.five_points(self.attacker).is_empty() {
-            return Ok(Expansion::Proved(0));
+        if let Some(settled) = self.settle_or(depth)? {
+            return Ok(settled);
         }
-        let threats = self.board.five_points(self.defender);
-        if threats.len() >= 2 || depth == Some(0) {
-            return Ok(Expansion::Disproved);
-        }
-        if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
-            return Ok(Expansion::Proved(line.fours() as u32));
-        }
-        if depth == Some(1) {
-            // One move left and no VCF of one four: a threat would need another move to win.
-            return Ok(Expansion::Disproved);
-        }
-        if let Some(&g) = threats.first() {
+        if let Some(&g) = self.board.five_points(self.defender).first() {
             // The defender's four must be answered at once.
             if !self.legal_for(g, self.attacker) {
                 return Ok(Expansion::Disproved);
@@ -224,17 +249,8 @@ impl Search<'_> {
         }
         // Threat candidates: moves with two or more own stones in one clear five-point stretch,
         // or in stretches of two lines. Whether each is a threat is decided at its AND node.
-        let mut points: Vec<Point> = self
-            .board
-            .points()
-            .filter(|&p| self.board.is_empty(p))
-            .filter(|&p| {
-                let potentials = self.board.potentials(p, self.attacker);
-                let max = potentials.into_iter().max().unwrap_or(0);
-                max >= 2 || potentials.iter().sum::<u32>() >= 2
-            })
-            .filter(|&p| self.legal_for(p, self.attacker))
-            .collect();
+        let mut points = threat_candidates(&self.board, self.attacker);
+        points.retain(|&(p, _)| self.legal_for(p, self.attacker));
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
         self.board.set_to_move(self.defender);
@@ -242,18 +258,39 @@ impl Search<'_> {
         self.board.set_to_move(self.attacker);
         if let Some(line) = defender_vcf? {
             let zone = self.zone_of(self.defender, &line);
-            points.retain(|&p| zone.contains(p) || self.board.four_at(p, self.attacker).count > 0);
+            points.retain(|&(p, level)| {
+                zone.contains(p) || (level >= 3 && self.board.four_at(p, self.attacker).count > 0)
+            });
         }
         let mut moves: Vec<Move> = points
             .into_iter()
-            .map(|point| Move {
+            .map(|(point, level)| Move {
                 point,
-                pn: attack_estimate(&self.board, point, self.attacker),
+                pn: attack_estimate(&self.board, point, self.attacker, level),
                 dn: 1,
             })
             .collect();
         moves.sort_by_key(|m| (m.pn, m.point));
         Ok(Expansion::Moves(moves, 0))
+    }
+
+    /// The quick verdicts on an OR node (attacker to move) with `depth` attacker moves left: a
+    /// five to play, two defender fives, no moves left, or a VCF.
+    fn settle_or(&mut self, depth: Option<u32>) -> Result<Option<Expansion>, Stopped> {
+        if !self.board.five_points(self.attacker).is_empty() {
+            return Ok(Some(Expansion::Proved(0)));
+        }
+        if self.board.five_points(self.defender).len() >= 2 || depth == Some(0) {
+            return Ok(Some(Expansion::Disproved));
+        }
+        if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
+            return Ok(Some(Expansion::Proved(line.fours() as u32)));
+        }
+        if depth == Some(1) {
+            // One move left and no VCF of one four: a threat would need another move to win.
+            return Ok(Some(Expansion::Disproved));
+        }
+        Ok(None)
     }
 
     /// Generates the moves of an AND node (defender to move) with `depth` attacker moves left.
@@ -293,16 +330,18 @@ impl Search<'_> {
         if self.find_vcf(self.defender, DEFENDER_FOURS)?.is_some() {
             return Ok(Expansion::Disproved);
         }
-        let zone = self.zone_of(self.attacker, &certificate);
+        // Outside the zone, only the defender's fours need a look: after any other reply
+        // there the certificate stands.
+        let mut tries = self.zone_of(self.attacker, &certificate);
+        for (p, _) in self.board.four_points(self.defender) {
+            tries.insert(p);
+        }
         let mut replies = Vec::new();
-        for r in self.board.points() {
-            if !self.board.is_empty(r) {
+        for r in tries.iter() {
+            if !self.board.size().contains(r) || !self.board.is_empty(r) {
                 continue;
             }
             let counter = self.board.four_at(r, self.defender);
-            if !zone.contains(r) && counter.count == 0 && !counter.five {
-                continue; // Outside the zone: the certificate stands.
-            }
             if !self.legal_for(r, self.defender) {
                 continue;
             }
@@ -405,14 +444,7 @@ impl Search<'_> {
                     return (1, 1);
                 }
                 Ok(Expansion::Proved(len)) => {
-                    let entry = Entry {
-                        pn: 0,
-                        dn: INF,
-                        len,
-                        certificate_len: 0,
-                        moves: None,
-                    };
-                    self.store(key, entry);
+                    self.store(key, Entry::proved(len));
                     return (0, INF);
                 }
                 Ok(Expansion::Disproved) => {

@@ -21,6 +21,20 @@ impl PointSet {
         let i = Self::index(p);
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
+
+    /// The points of the set, row by row.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Point::new((i % 20) as u8, (i / 20) as u8)
+                })
+            })
+        })
+    }
 }
 
 /// The zone around `centres`: every point within `reach` steps of one of them along one of
@@ -45,6 +59,21 @@ pub(crate) fn zone(centres: &[Point], reach: u8, size: Size) -> PointSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iteration_returns_every_member_once() {
+        let mut set = PointSet::default();
+        let members = ["a1", "t1", "c3", "a20", "t20", "k10"].map(|p| p.parse::<Point>().unwrap());
+        for p in members {
+            set.insert(p);
+            set.insert(p);
+        }
+        let mut got: Vec<Point> = set.iter().collect();
+        let mut want = members.to_vec();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn zone_is_a_star_of_lines() {
