@@ -25,8 +25,8 @@
 
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
-use super::zone::{PointSet, zone};
+use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish};
+use super::zone::{PointSet, breaking_replies, still_wins, zone_of};
 use super::{Ending, Limits, Line, Outcome, Report};
 
 /// Options of a VCT search.
@@ -220,12 +220,7 @@ impl Search<'_> {
 
     /// The zone a VCF `line` for `color` depends on, on the current board.
     fn zone_of(&mut self, color: Color, line: &Line) -> PointSet {
-        let mut centres = Vec::new();
-        let to_move = self.board.to_move();
-        self.board.set_to_move(color);
-        replay(&mut self.board, color, line, None, &mut |p| centres.push(p));
-        self.board.set_to_move(to_move);
-        zone(&centres, self.board.reach(), self.board.size())
+        zone_of(&mut self.board, color, line)
     }
 
     /// Generates the moves of an OR node (attacker to move) with `depth` attacker moves left.
@@ -330,26 +325,7 @@ impl Search<'_> {
         if self.find_vcf(self.defender, DEFENDER_FOURS)?.is_some() {
             return Ok(Expansion::Disproved);
         }
-        // Outside the zone, only the defender's fours need a look: after any other reply
-        // there the certificate stands.
-        let mut tries = self.zone_of(self.attacker, &certificate);
-        for (p, _) in self.board.four_points(self.defender) {
-            tries.insert(p);
-        }
-        let mut replies = Vec::new();
-        for r in tries.iter() {
-            if !self.board.size().contains(r) || !self.board.is_empty(r) {
-                continue;
-            }
-            let counter = self.board.four_at(r, self.defender);
-            if !self.legal_for(r, self.defender) {
-                continue;
-            }
-            if counter.count < 2 && self.refuted_by(&certificate, r, counter.single()) {
-                continue;
-            }
-            replies.push((r, counter.count > 0));
-        }
+        let mut replies = breaking_replies(&mut self.board, self.attacker, &certificate);
         let certificate_len = certificate.fours() as u32;
         if replies.is_empty() {
             return Ok(Expansion::Proved(certificate_len));
@@ -377,20 +353,6 @@ impl Search<'_> {
         let line = self.find_vcf(self.attacker, max);
         self.board.set_to_move(self.defender);
         line
-    }
-
-    /// Whether the certificate still wins after the defender's reply `r`.
-    fn refuted_by(&mut self, certificate: &Line, r: Point, threat: Option<Point>) -> bool {
-        self.board.play_unchecked(r);
-        let wins = replay(
-            &mut self.board,
-            self.attacker,
-            certificate,
-            threat,
-            &mut |_| {},
-        );
-        self.board.undo();
-        wins
     }
 
     fn expand(&mut self, depth: Option<u32>) -> Result<Expansion, Stopped> {
@@ -692,7 +654,9 @@ impl Search<'_> {
                 continue;
             }
             let counter = self.board.four_at(r, self.defender);
-            if counter.count == 0 && self.refuted_by(&certificate, r, None) {
+            if counter.count == 0
+                && still_wins(&mut self.board, self.attacker, &certificate, r, None)
+            {
                 if zone.contains(r) {
                     return Ok(Some(r));
                 }

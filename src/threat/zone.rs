@@ -1,7 +1,10 @@
 //! Sets of points, and the zone a replay depends on: every point within reach, along the four
 //! lines, of a point whose surroundings were read.
 
-use crate::rules::{Direction, Point, Size};
+use crate::rules::{Board, Color, Direction, Point, Size};
+
+use super::Line;
+use super::vcf::replay;
 
 /// A set of points of a board up to 20x20.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,6 +57,63 @@ pub(crate) fn zone(centres: &[Point], reach: u8, size: Size) -> PointSet {
         }
     }
     set
+}
+
+/// The zone a VCF `line` for `color` depends on, on the current board: every point within
+/// reach of a point the replay read.
+pub(crate) fn zone_of(board: &mut Board, color: Color, line: &Line) -> PointSet {
+    let mut centres = Vec::new();
+    let to_move = board.to_move();
+    board.set_to_move(color);
+    replay(board, color, line, None, &mut |p| centres.push(p));
+    board.set_to_move(to_move);
+    zone(&centres, board.reach(), board.size())
+}
+
+/// Whether `attacker`'s VCF `certificate` still wins after the defender (to move) plays `r`;
+/// `threat` is the defender's five point `r` makes, if any.
+pub(crate) fn still_wins(
+    board: &mut Board,
+    attacker: Color,
+    certificate: &Line,
+    r: Point,
+    threat: Option<Point>,
+) -> bool {
+    board.play_unchecked(r);
+    let wins = replay(board, attacker, certificate, threat, &mut |_| {});
+    board.undo();
+    wins
+}
+
+/// The defender's legal replies (the defender is to move) that break `attacker`'s VCF
+/// `certificate`, each with whether it makes a four. Every other legal reply leaves the
+/// certificate winning: outside its zone a reply that makes no four cannot change the replay,
+/// and inside it each reply is replayed.
+pub(crate) fn breaking_replies(
+    board: &mut Board,
+    attacker: Color,
+    certificate: &Line,
+) -> Vec<(Point, bool)> {
+    let defender = attacker.opponent();
+    let mut tries = zone_of(board, attacker, certificate);
+    for (p, _) in board.four_points(defender) {
+        tries.insert(p);
+    }
+    let mut replies = Vec::new();
+    for r in tries.iter() {
+        if !board.size().contains(r) || !board.is_empty(r) {
+            continue;
+        }
+        if defender == Color::Black && board.forbidden(r).is_some() {
+            continue;
+        }
+        let counter = board.four_at(r, defender);
+        if counter.count < 2 && still_wins(board, attacker, certificate, r, counter.single()) {
+            continue;
+        }
+        replies.push((r, counter.count > 0));
+    }
+    replies
 }
 
 #[cfg(test)]
