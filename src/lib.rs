@@ -25,5 +25,6 @@
 pub mod atomic;
 pub mod notation;
 pub mod rules;
+pub mod solve;
 pub mod svg;
 pub mod threat;

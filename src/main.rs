@@ -91,6 +91,12 @@ enum Command {
         #[arg(long, value_name = "N")]
         threat_fours: Option<u32>,
     },
+    /// Prove the position won or lost for the side to move (df-pn over the whole game), or
+    /// with --full-width find its exact value.
+    Solve {
+        #[command(flatten)]
+        solve: cli::solve::SolveArgs,
+    },
 }
 
 fn parse_rule(s: &str) -> Result<Rule, String> {
@@ -223,6 +229,7 @@ fn run(cli: &Cli) -> Result<()> {
             };
             cli::search::run(search, kind, g, position)
         }
+        Command::Solve { solve } => cli::solve::run(solve, g, position),
     }
 }
 

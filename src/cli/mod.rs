@@ -1,3 +1,4 @@
 //! Command implementations of the `renju` binary that are larger than a few lines.
 
 pub mod search;
+pub mod solve;

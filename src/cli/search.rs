@@ -45,7 +45,7 @@ pub struct SearchArgs {
     threads: Option<u32>,
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
@@ -88,7 +88,7 @@ struct Failure {
 }
 
 /// Raised by Ctrl-C or SIGTERM: every search stops and reports `unknown`.
-fn interrupted() -> Arc<AtomicBool> {
+pub(crate) fn interrupted() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));

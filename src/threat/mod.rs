@@ -22,7 +22,9 @@ use serde::Serialize;
 
 use crate::rules::Point;
 
+pub(crate) use vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable};
 pub use vcf::{VcfOptions, vcf};
+pub(crate) use zone::breaking_replies;
 
 /// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
 pub(crate) type ZobristMap<V> =

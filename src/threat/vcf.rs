@@ -34,9 +34,30 @@ const TABLE_CAP: usize = 8 << 20;
 /// The VCF transposition table: for a position (attacker to move), the number of fours within
 /// which no VCF exists, or [`PROVED_NONE`]. The side to move is part of the key, so one table
 /// serves both colours.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct VcfTable {
     map: super::ZobristMap<u32>,
+    /// Entries kept before the table is cleared.
+    cap: usize,
+}
+
+impl Default for VcfTable {
+    fn default() -> VcfTable {
+        VcfTable::with_cap(TABLE_CAP)
+    }
+}
+
+impl VcfTable {
+    /// A table that keeps at most `cap` entries (at least one) before it is cleared.
+    pub(crate) fn with_cap(cap: usize) -> VcfTable {
+        VcfTable {
+            map: super::ZobristMap::default(),
+            cap: cap.max(1),
+        }
+    }
+
+    /// Bytes one entry takes, about (key, value and the hash table's control byte).
+    pub(crate) const ENTRY_BYTES: usize = 13;
 }
 
 /// The search was stopped by its limits.
@@ -278,7 +299,7 @@ impl<'a> VcfSearch<'a> {
             }
         }
         if !self.stopped {
-            if self.table.map.len() >= TABLE_CAP {
+            if self.table.map.len() >= self.table.cap {
                 self.table.map.clear();
             }
             let proved = if bounded { depth } else { PROVED_NONE };

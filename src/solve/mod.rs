@@ -1,0 +1,702 @@
+//! `solve`: depth-first proof-number search (df-pn) over the whole game, with proofs that carry
+//! their own evidence.
+//!
+//! The *attacker* is the side trying to win; the search proves or disproves that it wins. At an
+//! OR node (attacker to move) one winning move suffices; at an AND node (defender to move) every
+//! legal reply must lose. What the search may skip, and why:
+//!
+//! - an OR node where the attacker has a five to play, or a VCF, is proved at once (a leaf);
+//! - a defender's four must be answered on its five point, and two of them cannot be;
+//! - at an AND node, if the attacker would have a VCF were the defender to pass, that VCF is the
+//!   node's *certificate*: the replies searched are only those after which a replay of it fails
+//!   (see [`crate::threat`]); every other reply provably loses to the same line;
+//! - a node where the side not proving has a VCF of its own is lost for the attacker (an AND node
+//!   with no certificate, or an attacker move that leaves the defender's VCF standing).
+//!
+//! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
+//! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
+//! only `win` and `loss` are reported. With `full_width` both sides consider every legal move,
+//! so a disproof is exact, and a draw is shown by disproving a win for each side in turn.
+//!
+//! The transposition table is keyed by canonical (symmetry-reduced) Zobrist keys, and stores the
+//! moves of expanded nodes in the canonical frame. Its estimated size is bounded by `memory`:
+//! when it is full, unresolved entries are dropped first; proved and disproved ones are kept.
+
+mod proof;
+
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use crate::rules::{Board, Color, Point};
+use crate::threat::{Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, ZobristMap};
+
+pub use proof::{Proof, ProofNode};
+
+/// Options of a proof search.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// When to stop.
+    pub limits: Limits,
+    /// Bound on the tables, in MiB (default [`DEFAULT_MEMORY_MB`]).
+    pub memory_mb: Option<u64>,
+    /// Both sides consider every legal move: exact values, draws included.
+    pub full_width: bool,
+}
+
+/// The table bound when none is given, in MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 1024;
+
+/// The answer, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The side to move wins (proved).
+    Win,
+    /// The side to move loses (proved).
+    Loss,
+    /// Neither side can force a win (proved; full-width mode only).
+    Draw,
+    /// Not proved either way: a limit was reached, or a narrowed search failed.
+    Unknown,
+}
+
+impl Verdict {
+    /// `win`, `loss`, `draw` or `unknown`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::Loss => "loss",
+            Verdict::Draw => "draw",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// How a search is going, for a progress display.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The root's proof and disproof numbers (of the search running now).
+    pub pn: u32,
+    /// See `pn`.
+    pub dn: u32,
+    /// Entries in the transposition tables.
+    pub tt_entries: usize,
+    /// Estimated table bytes, and the bound.
+    pub tt_bytes: usize,
+    /// See `tt_bytes`.
+    pub tt_bound: usize,
+}
+
+/// A solved (or not) position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// For a win, the winning move; for a loss, the reply that the proof had to search
+    /// explicitly (a "best try"), if there is one.
+    pub best_move: Option<Point>,
+    /// A principal line of the proof, from the root.
+    pub pv: Vec<Point>,
+    /// Nodes searched (df-pn nodes and VCF nodes).
+    pub nodes: u64,
+    /// Entries left in the transposition tables.
+    pub tt_entries: usize,
+    /// The proof, for a win or a loss.
+    pub proof: Option<Proof>,
+    /// Why the answer is `unknown`, when it is.
+    pub note: Option<&'static str>,
+}
+
+/// A proof number meaning "proved" (for the other number).
+const INF: u32 = u32::MAX;
+/// Finite numbers are capped here.
+const BIG: u32 = INF / 4;
+/// The defender's own VCFs are looked for up to this many fours; a VCF found is a real win, so
+/// any bound is sound.
+const COUNTER_FOURS: u32 = 3;
+/// Estimated bytes of a table entry besides its moves.
+const ENTRY_BYTES: usize = 64;
+
+#[derive(Clone, Debug)]
+struct Entry {
+    pn: u32,
+    dn: u32,
+    /// The node's moves in the canonical frame, once generated.
+    moves: Option<Rc<[Move]>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    point: Point,
+    pn: u32,
+    dn: u32,
+}
+
+enum Expansion {
+    Proved,
+    Disproved,
+    Moves(Vec<Move>),
+}
+
+/// One df-pn search: does `attacker` win from the position?
+struct Prover<'a> {
+    board: Board,
+    attacker: Color,
+    full_width: bool,
+    limits: &'a Limits,
+    table: ZobristMap<Entry>,
+    table_bytes: usize,
+    table_bound: usize,
+    vcf_table: VcfTable,
+    nodes: u64,
+    /// Stop when `nodes` reaches this (a slice of a longer search).
+    budget: u64,
+    stopped: bool,
+    /// The table is full of resolved entries.
+    full: bool,
+    /// A position with empty points but no legal move was met (Black boxed in by forbidden
+    /// points); the search treats it as lost for the side to move, which the rules do not say,
+    /// so a disproof is not exact.
+    inexact: bool,
+}
+
+impl<'a> Prover<'a> {
+    fn new(board: &Board, attacker: Color, options: &'a SolveOptions, share: usize) -> Self {
+        let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
+        // A quarter of the share for the VCF table, the rest for the proof table.
+        let vcf_cap = bound / 4 / VcfTable::ENTRY_BYTES;
+        Prover {
+            board: board.clone(),
+            attacker,
+            full_width: options.full_width,
+            limits: &options.limits,
+            table: ZobristMap::default(),
+            table_bytes: 0,
+            table_bound: bound - bound / 4,
+            vcf_table: VcfTable::with_cap(vcf_cap),
+            nodes: 0,
+            budget: u64::MAX,
+            stopped: false,
+            full: false,
+            inexact: false,
+        }
+    }
+
+    fn defender(&self) -> Color {
+        self.attacker.opponent()
+    }
+
+    fn is_or(&self) -> bool {
+        self.board.to_move() == self.attacker
+    }
+
+    fn legal_for(&self, p: Point, color: Color) -> bool {
+        self.board.is_empty(p) && !(color == Color::Black && self.board.forbidden(p).is_some())
+    }
+
+    fn legal_moves(&self, color: Color) -> Vec<Point> {
+        self.board
+            .points()
+            .filter(|&p| self.legal_for(p, color))
+            .collect()
+    }
+
+    /// A VCF for `color`, as if it were to move (the side to move is restored).
+    fn find_vcf(&mut self, color: Color, max_fours: u32) -> Result<Option<Line>, Stopped> {
+        let to_move = self.board.to_move();
+        self.board.set_to_move(color);
+        let mut search = VcfSearch::new(&mut self.board, color, self.limits, &mut self.vcf_table);
+        let result = search.run(max_fours);
+        self.nodes += search.nodes;
+        self.board.set_to_move(to_move);
+        result.map(|(line, _)| line)
+    }
+
+    /// The attacker's certificate at an AND node: its VCF if the defender passed.
+    fn certificate(&mut self) -> Result<Option<Line>, Stopped> {
+        self.find_vcf(self.attacker, UNLIMITED)
+    }
+
+    /// The replies an AND node must search: those that break the certificate, or every legal
+    /// reply when there is none.
+    fn replies(&mut self, certificate: Option<&Line>) -> Vec<Point> {
+        match certificate {
+            Some(line) => {
+                let mut replies: Vec<Point> =
+                    crate::threat::breaking_replies(&mut self.board, self.attacker, line)
+                        .into_iter()
+                        .map(|(p, _)| p)
+                        .collect();
+                replies.sort_unstable();
+                replies
+            }
+            None => self.legal_moves(self.defender()),
+        }
+    }
+
+    /// A leaf verdict for an OR node: a five to play or a VCF proves it, two defender fives
+    /// (with no five of its own) disprove it.
+    fn or_leaf(&mut self) -> Result<Option<Expansion>, Stopped> {
+        if !self.board.five_points(self.attacker).is_empty() {
+            return Ok(Some(Expansion::Proved));
+        }
+        if self.board.five_points(self.defender()).len() >= 2 {
+            return Ok(Some(Expansion::Disproved));
+        }
+        if self.find_vcf(self.attacker, UNLIMITED)?.is_some() {
+            return Ok(Some(Expansion::Proved));
+        }
+        Ok(None)
+    }
+
+    fn expand_or(&mut self) -> Result<Expansion, Stopped> {
+        if let Some(leaf) = self.or_leaf()? {
+            return Ok(leaf);
+        }
+        if let Some(&g) = self.board.five_points(self.defender()).first() {
+            // The defender's four must be blocked at once.
+            if !self.legal_for(g, self.attacker) {
+                return Ok(Expansion::Disproved);
+            }
+            return Ok(Expansion::Moves(vec![Move {
+                point: g,
+                pn: 1,
+                dn: 1,
+            }]));
+        }
+        let mut points = if self.full_width {
+            self.legal_moves(self.attacker)
+        } else {
+            self.nearby_moves()
+        };
+        // If the defender would have a VCF were the attacker to pass, a move that leaves it
+        // working loses: keep only the moves that break it (fours among them).
+        let defender = self.defender();
+        if let Some(line) = self.find_vcf(defender, COUNTER_FOURS)? {
+            let breaking: Vec<Point> =
+                crate::threat::breaking_replies(&mut self.board, defender, &line)
+                    .into_iter()
+                    .map(|(p, _)| p)
+                    .collect();
+            points.retain(|p| breaking.contains(p));
+        }
+        if points.is_empty() {
+            if !self.board.is_full() && self.legal_moves(self.attacker).is_empty() {
+                self.inexact = true;
+            }
+            return Ok(Expansion::Disproved);
+        }
+        let mut moves: Vec<Move> = points
+            .into_iter()
+            .map(|point| Move {
+                point,
+                pn: self.attack_estimate(point),
+                dn: 1,
+            })
+            .collect();
+        moves.sort_by_key(|m| (m.pn, m.point));
+        Ok(Expansion::Moves(moves))
+    }
+
+    /// Starting proof number of an attacker move: fours and threes first.
+    fn attack_estimate(&self, p: Point) -> u32 {
+        if self.board.four_at(p, self.attacker).count > 0 {
+            1
+        } else if self.board.threes_at(p, self.attacker) > 0 {
+            2
+        } else {
+            let potential: u32 = self.board.potentials(p, self.attacker).iter().sum();
+            4u32.saturating_sub(potential.min(2)) + 2
+        }
+    }
+
+    /// Legal attacker moves within two steps (in any direction) of a stone; the centre on an
+    /// empty board.
+    fn nearby_moves(&self) -> Vec<Point> {
+        let size = self.board.size();
+        let near = |p: Point| {
+            (-2i32..=2).any(|dx| {
+                (-2i32..=2).any(|dy| {
+                    let (x, y) = (i32::from(p.x()) + dx, i32::from(p.y()) + dy);
+                    x >= 0
+                        && y >= 0
+                        && x < i32::from(size.cols())
+                        && y < i32::from(size.rows())
+                        && !self.board.is_empty(Point::new(x as u8, y as u8))
+                })
+            })
+        };
+        let moves: Vec<Point> = self
+            .board
+            .points()
+            .filter(|&p| self.legal_for(p, self.attacker) && near(p))
+            .collect();
+        if moves.is_empty() && self.board.stones().next().is_none() {
+            let centre = Point::new(size.cols() / 2, size.rows() / 2);
+            return vec![centre];
+        }
+        moves
+    }
+
+    fn expand_and(&mut self) -> Result<Expansion, Stopped> {
+        if !self.board.five_points(self.defender()).is_empty() {
+            // The defender completes a five.
+            return Ok(Expansion::Disproved);
+        }
+        let certificate = self.certificate()?;
+        if certificate.is_none() && self.find_vcf(self.defender(), COUNTER_FOURS)?.is_some() {
+            return Ok(Expansion::Disproved);
+        }
+        let replies = self.replies(certificate.as_ref());
+        if replies.is_empty() {
+            if certificate.is_some() {
+                return Ok(Expansion::Proved);
+            }
+            if !self.board.is_full() {
+                self.inexact = true;
+            }
+            return Ok(Expansion::Disproved);
+        }
+        Ok(Expansion::Moves(
+            replies
+                .into_iter()
+                .map(|point| Move {
+                    point,
+                    pn: 1,
+                    dn: 1,
+                })
+                .collect(),
+        ))
+    }
+
+    fn expand(&mut self) -> Result<Expansion, Stopped> {
+        if self.is_or() {
+            self.expand_or()
+        } else {
+            self.expand_and()
+        }
+    }
+
+    /// The canonical key of the position after `m`.
+    fn key_after(&mut self, m: Point) -> u64 {
+        self.board.play_unchecked(m);
+        let key = self.board.canonical().key;
+        self.board.undo();
+        key
+    }
+
+    fn store(&mut self, key: u64, entry: Entry) {
+        let bytes =
+            |e: &Entry| ENTRY_BYTES + e.moves.as_ref().map_or(0, |m| m.len() * size_of::<Move>());
+        let added = bytes(&entry);
+        if let Some(old) = self.table.insert(key, entry) {
+            self.table_bytes -= bytes(&old);
+        }
+        self.table_bytes += added;
+        if self.table_bytes > self.table_bound {
+            // Drop the unresolved entries; resolved ones are the search's results.
+            self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
+            self.table_bytes = self.table.values().map(bytes).sum();
+            if self.table_bytes > self.table_bound / 10 * 9 {
+                self.full = true;
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn lookup(&self, key: u64) -> Option<&Entry> {
+        self.table.get(&key)
+    }
+
+    /// Searches the current node until its numbers reach the thresholds.
+    fn mid(&mut self, th_pn: u32, th_dn: u32) -> (u32, u32) {
+        self.nodes += 1;
+        if self.nodes >= self.budget || self.limits.reached(self.nodes) {
+            self.stopped = true;
+        }
+        let canonical = self.board.canonical();
+        let key = canonical.key;
+        let frame = canonical.symmetry;
+        let size = self.board.size();
+        let moves: Rc<[Move]> = match self.lookup(key) {
+            Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
+                return (e.pn, e.dn);
+            }
+            Some(Entry { moves: Some(m), .. }) => m
+                .iter()
+                .map(|m| Move {
+                    point: frame.inverse().apply(m.point, size),
+                    ..*m
+                })
+                .collect(),
+            _ if self.stopped => return (1, 1),
+            _ => match self.expand() {
+                Err(Stopped) => {
+                    self.stopped = true;
+                    return (1, 1);
+                }
+                Ok(Expansion::Proved) => {
+                    self.store(
+                        key,
+                        Entry {
+                            pn: 0,
+                            dn: INF,
+                            moves: None,
+                        },
+                    );
+                    return (0, INF);
+                }
+                Ok(Expansion::Disproved) => {
+                    self.store(
+                        key,
+                        Entry {
+                            pn: INF,
+                            dn: 0,
+                            moves: None,
+                        },
+                    );
+                    return (INF, 0);
+                }
+                Ok(Expansion::Moves(moves)) => moves.into(),
+            },
+        };
+        let canonical_moves: Rc<[Move]> = moves
+            .iter()
+            .map(|m| Move {
+                point: frame.apply(m.point, size),
+                ..*m
+            })
+            .collect();
+        let is_or = self.is_or();
+        let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
+        loop {
+            let (mut best, mut best_value, mut second) = (0usize, INF, INF);
+            let (mut sum, mut infinite) = (0u32, false);
+            let mut best_child = (1, 1);
+            for (i, m) in moves.iter().enumerate() {
+                let (cpn, cdn) = self
+                    .lookup(child_keys[i])
+                    .map_or((m.pn, m.dn), |e| (e.pn, e.dn));
+                let (select, add) = if is_or { (cpn, cdn) } else { (cdn, cpn) };
+                infinite |= add == INF;
+                sum = sum.saturating_add(add).min(BIG);
+                if select < best_value {
+                    second = best_value;
+                    best_value = select;
+                    best = i;
+                    best_child = (cpn, cdn);
+                } else if select < second {
+                    second = select;
+                }
+            }
+            if infinite {
+                sum = INF;
+            }
+            let best_value = if best_value == INF {
+                INF
+            } else {
+                best_value.min(BIG)
+            };
+            let (pn, dn) = if is_or {
+                (best_value, sum)
+            } else {
+                (sum, best_value)
+            };
+            let resolved = pn == 0 || dn == 0;
+            self.store(
+                key,
+                Entry {
+                    pn,
+                    dn,
+                    moves: (!resolved).then(|| canonical_moves.clone()),
+                },
+            );
+            if resolved || pn >= th_pn || dn >= th_dn || self.stopped {
+                return (pn, dn);
+            }
+            let grow = |v: u32| v.saturating_add(v / 4).saturating_add(1);
+            let (c_th_pn, c_th_dn) = if is_or {
+                (
+                    th_pn.min(grow(second)),
+                    th_dn.saturating_sub(dn).saturating_add(best_child.1),
+                )
+            } else {
+                (
+                    th_pn.saturating_sub(pn).saturating_add(best_child.0),
+                    th_dn.min(grow(second)),
+                )
+            };
+            self.board.play_unchecked(moves[best].point);
+            self.mid(c_th_pn.min(INF - 1), c_th_dn.min(INF - 1));
+            self.board.undo();
+        }
+    }
+
+    /// Runs the search from the root for at most `slice` more nodes. Returns the root's
+    /// numbers.
+    fn run(&mut self, slice: u64) -> (u32, u32) {
+        self.budget = self.nodes.saturating_add(slice);
+        self.stopped = false;
+        let numbers = self.mid(INF - 1, INF - 1);
+        self.budget = u64::MAX;
+        numbers
+    }
+
+    /// Whether the search must stop for good (limits, or a full table), rather than for the
+    /// end of a slice.
+    fn exhausted(&self) -> bool {
+        self.full || self.limits.reached(self.nodes)
+    }
+
+    /// Whether the current node is proved, searching it again if the table lost it.
+    fn ensure_proved(&mut self) -> Result<(), Stopped> {
+        let key = self.board.canonical().key;
+        if self.lookup(key).is_some_and(|e| e.pn == 0) {
+            return Ok(());
+        }
+        let (pn, _) = self.mid(INF - 1, INF - 1);
+        if pn == 0 { Ok(()) } else { Err(Stopped) }
+    }
+
+    fn progress(&self, pn: u32, dn: u32) -> Progress {
+        Progress {
+            nodes: self.nodes,
+            pn,
+            dn,
+            tt_entries: self.table.len(),
+            tt_bytes: self.table_bytes,
+            tt_bound: self.table_bound,
+        }
+    }
+}
+
+/// Proves the position won, lost (or, with `full_width`, drawn) for the side to move.
+/// `progress` is called now and then while the search runs.
+#[must_use]
+pub fn solve(
+    board: &Board,
+    options: &SolveOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Solution {
+    let to_move = board.to_move();
+    if let Some(solution) = decided(board) {
+        return solution;
+    }
+    let mut win = Prover::new(board, to_move, options, 2);
+    let mut loss = Prover::new(board, to_move.opponent(), options, 2);
+    let (mut win_done, mut loss_done) = (None, None);
+    let mut slice = 4096u64;
+    let outcome = loop {
+        for (prover, done) in [(&mut win, &mut win_done), (&mut loss, &mut loss_done)] {
+            if done.is_some() {
+                continue;
+            }
+            let (pn, dn) = prover.run(slice);
+            progress(&prover.progress(pn, dn));
+            if pn == 0 {
+                *done = Some(true);
+            } else if dn == 0 {
+                *done = Some(false);
+            }
+        }
+        match (win_done, loss_done) {
+            (Some(true), _) => break Some(true),
+            (_, Some(true)) => break Some(false),
+            (Some(false), Some(false)) => break None,
+            // Full width: a disproved win for the side to move is exact, so the other search
+            // decides between a loss and a draw; keep going.
+            _ => {}
+        }
+        if win.exhausted() || loss.exhausted() {
+            return unknown(&win, &loss, "stopped by a limit before a proof");
+        }
+        slice = slice.saturating_mul(2).min(1 << 22);
+    };
+    match outcome {
+        Some(true) => proved(win, Verdict::Win, &loss),
+        Some(false) => proved(loss, Verdict::Loss, &win),
+        None if options.full_width && !win.inexact && !loss.inexact => Solution {
+            verdict: Verdict::Draw,
+            best_move: None,
+            pv: Vec::new(),
+            nodes: win.nodes + loss.nodes,
+            tt_entries: win.table.len() + loss.table.len(),
+            proof: None,
+            note: None,
+        },
+        None if options.full_width => unknown(
+            &win,
+            &loss,
+            "a player with empty points but no legal move was met; the rules leave that open",
+        ),
+        None => unknown(
+            &win,
+            &loss,
+            "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing",
+        ),
+    }
+}
+
+fn decided(board: &Board) -> Option<Solution> {
+    let fives = board.fives();
+    let five = fives.first()?;
+    let verdict = if five.color == board.to_move() {
+        Verdict::Win
+    } else {
+        Verdict::Loss
+    };
+    Some(Solution {
+        verdict,
+        best_move: None,
+        pv: Vec::new(),
+        nodes: 0,
+        tt_entries: 0,
+        proof: Some(Proof::decided(board, five.color)),
+        note: None,
+    })
+}
+
+fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
+    let note = if win.full || loss.full {
+        "the table bound (--memory) was reached"
+    } else {
+        why
+    };
+    Solution {
+        verdict: Verdict::Unknown,
+        best_move: None,
+        pv: Vec::new(),
+        nodes: win.nodes + loss.nodes,
+        tt_entries: win.table.len() + loss.table.len(),
+        proof: None,
+        note: Some(note),
+    }
+}
+
+fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solution {
+    let proof = match proof::extract(&mut prover) {
+        Ok(proof) => proof,
+        Err(Stopped) => {
+            return unknown(
+                &prover,
+                other,
+                "the proof was found but could not be rebuilt within the limits",
+            );
+        }
+    };
+    let pv = proof.principal_line();
+    let best_move = proof.root_move();
+    Solution {
+        verdict,
+        best_move,
+        pv,
+        nodes: prover.nodes + other.nodes,
+        tt_entries: prover.table.len() + other.table.len(),
+        proof: Some(proof),
+        note: None,
+    }
+}

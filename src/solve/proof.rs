@@ -1,0 +1,231 @@
+//! Proof trees as `solve --proof` writes them: a list of nodes that refer to each other by
+//! index (a position reached in two ways is one node), read from the search's table.
+//!
+//! - `move` (OR node, attacker to move): the attacker plays `play`, leading to `child`;
+//! - `vcf` (OR leaf): the attacker's VCF `line`, attacker and defender alternating, ending in a
+//!   five (or, under renju, a white four whose only block is forbidden for Black);
+//! - `replies` (AND node, defender to move): `certificate` is the attacker's VCF were the
+//!   defender to pass; every legal reply not in `replies` leaves it winning. With no
+//!   certificate, `replies` lists every legal reply;
+//! - `five` (root only): the attacker already has a five on the board.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Board, Color, Point};
+use crate::threat::{Line, Stopped, UNLIMITED};
+
+use super::{Expansion, Prover};
+
+/// The format name in every proof file.
+pub const FORMAT: &str = "renju-proof";
+/// The format version; any change to the format bumps it.
+pub const VERSION: u32 = 1;
+
+/// A proof that `attacker` wins from the position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proof {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] for files this build writes.
+    pub version: u32,
+    /// The rule set (`renju`, `gomoku`, `freestyle`, `caro`).
+    pub rule: String,
+    /// The win length.
+    pub k: u32,
+    /// The board size, `15` or `COLSxROWS`.
+    pub size: String,
+    /// Black's stones at the root.
+    pub black: Vec<String>,
+    /// White's stones at the root.
+    pub white: Vec<String>,
+    /// The side to move at the root.
+    pub to_move: Color,
+    /// The side the proof shows winning.
+    pub attacker: Color,
+    /// Index of the root node.
+    pub root: usize,
+    /// The nodes.
+    pub nodes: Vec<ProofNode>,
+}
+
+/// One node of a proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ProofNode {
+    /// The attacker plays `play`; the defender is then to move at `child`.
+    Move {
+        /// The attacker's move.
+        play: String,
+        /// The node after it.
+        child: usize,
+    },
+    /// The attacker wins by this VCF line.
+    Vcf {
+        /// Attacker and defender moves alternating, attacker first.
+        line: Vec<String>,
+    },
+    /// The defender is to move; every reply loses.
+    Replies {
+        /// The attacker's VCF if the defender passed, covering every reply not listed.
+        certificate: Option<Vec<String>>,
+        /// The replies searched, each with the node after it.
+        replies: Vec<(String, usize)>,
+    },
+    /// The attacker has a five on the board already.
+    Five,
+}
+
+fn names(points: &[Point]) -> Vec<String> {
+    points.iter().map(ToString::to_string).collect()
+}
+
+impl Proof {
+    fn header(board: &Board, attacker: Color) -> Proof {
+        let stones = |c: Color| {
+            let mut v: Vec<Point> = board
+                .stones()
+                .filter(|&(_, s)| s == c)
+                .map(|(p, _)| p)
+                .collect();
+            v.sort_unstable();
+            names(&v)
+        };
+        Proof {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            rule: board.rules().rule().to_string(),
+            k: u32::from(board.rules().k()),
+            size: board.size().to_string(),
+            black: stones(Color::Black),
+            white: stones(Color::White),
+            to_move: board.to_move(),
+            attacker,
+            root: 0,
+            nodes: Vec::new(),
+        }
+    }
+
+    /// The proof for a board where `winner` already has a five.
+    pub(super) fn decided(board: &Board, winner: Color) -> Proof {
+        let mut proof = Proof::header(board, winner);
+        proof.nodes.push(ProofNode::Five);
+        proof
+    }
+
+    /// A principal line: the attacker's moves, the first listed reply at each AND node (or the
+    /// certificate, when none is listed), and the final VCF.
+    #[must_use]
+    pub fn principal_line(&self) -> Vec<Point> {
+        let mut line = Vec::new();
+        let mut at = self.root;
+        let parse = |s: &String| s.parse::<Point>().ok();
+        for _ in 0..self.nodes.len() {
+            match &self.nodes[at] {
+                ProofNode::Move { play, child } => {
+                    line.extend(parse(play));
+                    at = *child;
+                }
+                ProofNode::Vcf { line: vcf } => {
+                    line.extend(vcf.iter().filter_map(parse));
+                    break;
+                }
+                ProofNode::Replies {
+                    certificate,
+                    replies,
+                } => match replies.first() {
+                    Some((r, child)) => {
+                        line.extend(parse(r));
+                        at = *child;
+                    }
+                    None => {
+                        line.extend(certificate.iter().flatten().filter_map(parse));
+                        break;
+                    }
+                },
+                ProofNode::Five => break,
+            }
+        }
+        line
+    }
+
+    /// The root's move: the winning move of a root OR node, or the first reply a root AND
+    /// node lists.
+    #[must_use]
+    pub fn root_move(&self) -> Option<Point> {
+        match self.nodes.get(self.root)? {
+            ProofNode::Move { play, .. } => play.parse().ok(),
+            ProofNode::Vcf { line } => line.first()?.parse().ok(),
+            ProofNode::Replies { replies, .. } => replies.first()?.0.parse().ok(),
+            ProofNode::Five => None,
+        }
+    }
+}
+
+/// Reads the proof of a proved root out of `prover`'s table.
+pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
+    let mut proof = Proof::header(&prover.board, prover.attacker);
+    let mut ids = HashMap::new();
+    proof.root = node(prover, &mut proof.nodes, &mut ids)?;
+    Ok(proof)
+}
+
+fn node(
+    p: &mut Prover<'_>,
+    nodes: &mut Vec<ProofNode>,
+    ids: &mut HashMap<u64, usize>,
+) -> Result<usize, Stopped> {
+    let key = p.board.hash();
+    if let Some(&id) = ids.get(&key) {
+        return Ok(id);
+    }
+    p.ensure_proved()?;
+    let id = nodes.len();
+    nodes.push(ProofNode::Five);
+    ids.insert(key, id);
+    let made = if p.is_or() {
+        if let Some(&five) = p.board.five_points(p.attacker).first() {
+            ProofNode::Vcf {
+                line: names(&[five]),
+            }
+        } else if let Some(line) = p.find_vcf(p.attacker, UNLIMITED)? {
+            ProofNode::Vcf {
+                line: names(&line.moves),
+            }
+        } else {
+            let Expansion::Moves(moves) = p.expand_or()? else {
+                return Err(Stopped);
+            };
+            let proved = moves.iter().map(|m| m.point).find(|&m| {
+                let k = p.key_after(m);
+                p.lookup(k).is_some_and(|e| e.pn == 0)
+            });
+            let Some(play) = proved else {
+                return Err(Stopped);
+            };
+            p.board.play_unchecked(play);
+            let child = node(p, nodes, ids);
+            p.board.undo();
+            ProofNode::Move {
+                play: play.to_string(),
+                child: child?,
+            }
+        }
+    } else {
+        let certificate: Option<Line> = p.certificate()?;
+        let mut replies = Vec::new();
+        for r in p.replies(certificate.as_ref()) {
+            p.board.play_unchecked(r);
+            let child = node(p, nodes, ids);
+            p.board.undo();
+            replies.push((r.to_string(), child?));
+        }
+        ProofNode::Replies {
+            certificate: certificate.map(|c| names(&c.moves)),
+            replies,
+        }
+    };
+    nodes[id] = made;
+    Ok(id)
+}
