@@ -4,10 +4,13 @@
 
 mod cli;
 mod cli_search;
+mod cli_solve;
 mod golden;
 mod line_check;
+mod proof_replay;
 mod props;
 mod reference;
+mod solve;
 mod support;
 mod threat_props;
 mod threats;

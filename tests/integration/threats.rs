@@ -19,6 +19,8 @@ pub struct Case {
     pub expect_no_win_within: Option<u32>,
     pub expect_min_vcf_attacker_moves: Option<u32>,
     pub threat_limit: Option<u32>,
+    #[serde(default)]
+    pub expect_solution: Vec<String>,
 }
 
 pub fn cases() -> Vec<Case> {

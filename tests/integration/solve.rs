@@ -1,0 +1,139 @@
+//! `solve`: exact small-board values in full-width mode, the quintet VCT positions proved won
+//! and (with the first attacker move played) lost, and every proof passing the replay check,
+//! which in turn rejects mutilated proofs.
+
+use renju::notation::{PositionOptions, parse_diagram};
+use renju::rules::{Board, Color, Rule, Rules, Size};
+use renju::solve::{Proof, ProofNode, SolveOptions, Verdict, solve};
+
+use crate::proof_replay::check_proof;
+use crate::threats::{Case, cases};
+
+fn full_width(cols: u32, rows: u32, k: u32) -> Verdict {
+    let rules = Rules::new(Rule::Freestyle, Some(k)).unwrap();
+    let board = Board::new(Size::new(cols, rows).unwrap(), rules);
+    let options = SolveOptions {
+        full_width: true,
+        ..SolveOptions::default()
+    };
+    let solution = solve(&board, &options, &mut |_| {});
+    if let Some(proof) = &solution.proof {
+        check_proof(proof).unwrap_or_else(|e| panic!("{cols}x{rows} k={k}: {e}"));
+    }
+    solution.verdict
+}
+
+/// The published values from `rules.md` (5x5 k=4 is a bench: it takes minutes).
+#[test]
+fn small_boards_match_the_published_values() {
+    assert_eq!(full_width(3, 3, 3), Verdict::Draw);
+    assert_eq!(full_width(4, 3, 3), Verdict::Win);
+    assert_eq!(full_width(3, 4, 3), Verdict::Win);
+    assert_eq!(full_width(4, 4, 3), Verdict::Win);
+    assert_eq!(full_width(4, 4, 4), Verdict::Draw);
+}
+
+fn quick_vct_cases() -> Vec<Case> {
+    let quick = [
+        "test_vct_black",
+        "test_vct_white",
+        "test_vct_counter",
+        "test_vct_forbidden_breaker",
+        "test_vct_dual_forbiddens",
+        "test_vct_fukumi_move",
+    ];
+    let cases: Vec<Case> = cases()
+        .into_iter()
+        .filter(|c| quick.iter().any(|q| c.id.ends_with(q)))
+        .collect();
+    assert_eq!(cases.len(), quick.len());
+    cases
+}
+
+fn board_of(case: &Case, to_move: Color) -> Board {
+    let options = PositionOptions {
+        to_move: Some(to_move),
+        ..PositionOptions::default()
+    };
+    parse_diagram(&case.board.join("\n"), &options).unwrap()
+}
+
+fn proved(board: &Board, want: Verdict, id: &str) -> Proof {
+    let solution = solve(board, &SolveOptions::default(), &mut |_| {});
+    assert_eq!(solution.verdict, want, "{id}: {:?}", solution.note);
+    let proof = solution.proof.expect("a proved verdict has a proof");
+    let visited = check_proof(&proof).unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert!(visited > 0);
+    // The file form reads back to the same proof.
+    let text = serde_json::to_string(&proof).unwrap();
+    assert_eq!(serde_json::from_str::<Proof>(&text).unwrap(), proof);
+    proof
+}
+
+/// Every quick quintet VCT position is a proved win for the attacker, and after the attacker's
+/// first move (the defender to move) a proved loss; both proofs replay.
+#[test]
+fn quintet_vct_positions_are_won_and_lost() {
+    for case in quick_vct_cases() {
+        let attacker: Color = case.attacker.parse().unwrap();
+        let board = board_of(&case, attacker);
+        let proof = proved(&board, Verdict::Win, &case.id);
+        assert_eq!(proof.attacker, attacker);
+        let first = case.expect_solution[0].to_lowercase().parse().unwrap();
+        let mut after = board.clone();
+        after.play(first).unwrap();
+        let proof = proved(&after, Verdict::Loss, &case.id);
+        assert_eq!(proof.attacker, attacker);
+    }
+}
+
+/// Removing an explicit reply, or corrupting a certificate move, makes the replay check fail.
+#[test]
+fn the_replay_check_rejects_mutilated_proofs() {
+    let case = quick_vct_cases()
+        .into_iter()
+        .find(|c| c.id.ends_with("test_vct_black"))
+        .unwrap();
+    let attacker: Color = case.attacker.parse().unwrap();
+    let proof = proved(&board_of(&case, attacker), Verdict::Win, &case.id);
+    let (mut dropped, mut corrupted) = (0, 0);
+    for (i, n) in proof.nodes.iter().enumerate() {
+        let ProofNode::Replies {
+            certificate,
+            replies,
+        } = n
+        else {
+            continue;
+        };
+        for j in 0..replies.len() {
+            let mut bad = proof.clone();
+            if let ProofNode::Replies { replies, .. } = &mut bad.nodes[i] {
+                replies.remove(j);
+            }
+            assert!(check_proof(&bad).is_err(), "node {i}: reply {j} dropped");
+            dropped += 1;
+        }
+        if let Some(line) = certificate {
+            let mut bad = proof.clone();
+            if let ProofNode::Replies {
+                certificate: Some(c),
+                ..
+            } = &mut bad.nodes[i]
+            {
+                c[0] = if line[0] == "a1" { "a2" } else { "a1" }.to_string();
+            }
+            assert!(
+                check_proof(&bad).is_err(),
+                "node {i}: certificate corrupted"
+            );
+            corrupted += 1;
+        }
+    }
+    assert!(dropped > 0 && corrupted > 0, "{dropped} {corrupted}");
+    // An illegal attacker move is caught too.
+    let mut bad = proof.clone();
+    if let ProofNode::Move { play, .. } = &mut bad.nodes[bad.root] {
+        *play = proof.black[0].clone();
+    }
+    assert!(check_proof(&bad).is_err());
+}
