@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod atomic;
+mod dfpn;
 pub mod notation;
 pub mod rules;
 pub mod solve;

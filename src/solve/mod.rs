@@ -28,7 +28,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::rules::{Board, Color, Point};
+use crate::dfpn::{INF, child_thresholds, combine};
+use crate::rules::{Board, Color, Point, Symmetry};
 use crate::threat::{Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, ZobristMap};
 
 pub use proof::{Proof, ProofNode};
@@ -111,10 +112,6 @@ pub struct Solution {
     pub note: Option<&'static str>,
 }
 
-/// A proof number meaning "proved" (for the other number).
-const INF: u32 = u32::MAX;
-/// Finite numbers are capped here.
-const BIG: u32 = INF / 4;
 /// The defender's own VCFs are looked for up to this many fours; a VCF found is a real win, so
 /// any bound is sound.
 const COUNTER_FOURS: u32 = 3;
@@ -422,17 +419,21 @@ impl<'a> Prover<'a> {
         let key = canonical.key;
         let frame = canonical.symmetry;
         let size = self.board.size();
-        let moves: Rc<[Move]> = match self.lookup(key) {
+        let map = |moves: &[Move], to: Symmetry| -> Rc<[Move]> {
+            moves
+                .iter()
+                .map(|m| Move {
+                    point: to.apply(m.point, size),
+                    ..*m
+                })
+                .collect()
+        };
+        // The moves in the board's frame, and in the canonical frame the table keeps.
+        let (moves, canonical_moves) = match self.lookup(key) {
             Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
-            Some(Entry { moves: Some(m), .. }) => m
-                .iter()
-                .map(|m| Move {
-                    point: frame.inverse().apply(m.point, size),
-                    ..*m
-                })
-                .collect(),
+            Some(Entry { moves: Some(m), .. }) => (map(m, frame.inverse()), m.clone()),
             _ if self.stopped => return (1, 1),
             _ => match self.expand() {
                 Err(Stopped) => {
@@ -461,51 +462,21 @@ impl<'a> Prover<'a> {
                     );
                     return (INF, 0);
                 }
-                Ok(Expansion::Moves(moves)) => moves.into(),
+                Ok(Expansion::Moves(moves)) => {
+                    let canonical = map(&moves, frame);
+                    (moves.into(), canonical)
+                }
             },
         };
-        let canonical_moves: Rc<[Move]> = moves
-            .iter()
-            .map(|m| Move {
-                point: frame.apply(m.point, size),
-                ..*m
-            })
-            .collect();
         let is_or = self.is_or();
         let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
         loop {
-            let (mut best, mut best_value, mut second) = (0usize, INF, INF);
-            let (mut sum, mut infinite) = (0u32, false);
-            let mut best_child = (1, 1);
-            for (i, m) in moves.iter().enumerate() {
-                let (cpn, cdn) = self
-                    .lookup(child_keys[i])
-                    .map_or((m.pn, m.dn), |e| (e.pn, e.dn));
-                let (select, add) = if is_or { (cpn, cdn) } else { (cdn, cpn) };
-                infinite |= add == INF;
-                sum = sum.saturating_add(add).min(BIG);
-                if select < best_value {
-                    second = best_value;
-                    best_value = select;
-                    best = i;
-                    best_child = (cpn, cdn);
-                } else if select < second {
-                    second = select;
-                }
-            }
-            if infinite {
-                sum = INF;
-            }
-            let best_value = if best_value == INF {
-                INF
-            } else {
-                best_value.min(BIG)
-            };
-            let (pn, dn) = if is_or {
-                (best_value, sum)
-            } else {
-                (sum, best_value)
-            };
+            let children = moves
+                .iter()
+                .zip(&child_keys)
+                .map(|(m, &k)| self.lookup(k).map_or((m.pn, m.dn), |e| (e.pn, e.dn)));
+            let combined = combine(is_or, children);
+            let (pn, dn) = (combined.pn, combined.dn);
             let resolved = pn == 0 || dn == 0;
             self.store(
                 key,
@@ -518,20 +489,9 @@ impl<'a> Prover<'a> {
             if resolved || pn >= th_pn || dn >= th_dn || self.stopped {
                 return (pn, dn);
             }
-            let grow = |v: u32| v.saturating_add(v / 4).saturating_add(1);
-            let (c_th_pn, c_th_dn) = if is_or {
-                (
-                    th_pn.min(grow(second)),
-                    th_dn.saturating_sub(dn).saturating_add(best_child.1),
-                )
-            } else {
-                (
-                    th_pn.saturating_sub(pn).saturating_add(best_child.0),
-                    th_dn.min(grow(second)),
-                )
-            };
-            self.board.play_unchecked(moves[best].point);
-            self.mid(c_th_pn.min(INF - 1), c_th_dn.min(INF - 1));
+            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
+            self.board.play_unchecked(moves[combined.best].point);
+            self.mid(c_th_pn, c_th_dn);
             self.board.undo();
         }
     }
@@ -619,15 +579,9 @@ pub fn solve(
     match outcome {
         Some(true) => proved(win, Verdict::Win, &loss),
         Some(false) => proved(loss, Verdict::Loss, &win),
-        None if options.full_width && !win.inexact && !loss.inexact => Solution {
-            verdict: Verdict::Draw,
-            best_move: None,
-            pv: Vec::new(),
-            nodes: win.nodes + loss.nodes,
-            tt_entries: win.table.len() + loss.table.len(),
-            proof: None,
-            note: None,
-        },
+        None if options.full_width && !win.inexact && !loss.inexact => {
+            without_proof(Verdict::Draw, &win, &loss, None)
+        }
         None if options.full_width => unknown(
             &win,
             &loss,
@@ -666,14 +620,24 @@ fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
     } else {
         why
     };
+    without_proof(Verdict::Unknown, win, loss, Some(note))
+}
+
+/// An answer with no proof tree (a draw, or unknown), with both searches' statistics.
+fn without_proof(
+    verdict: Verdict,
+    win: &Prover<'_>,
+    loss: &Prover<'_>,
+    note: Option<&'static str>,
+) -> Solution {
     Solution {
-        verdict: Verdict::Unknown,
+        verdict,
         best_move: None,
         pv: Vec::new(),
         nodes: win.nodes + loss.nodes,
         tt_entries: win.table.len() + loss.table.len(),
         proof: None,
-        note: Some(note),
+        note,
     }
 }
 

@@ -23,6 +23,7 @@
 //! (within the depth limit) holds no win; a stop gives `unknown`, and so does a failure under
 //! caro, whose VCF sub-searches are not exhaustive.
 
+use crate::dfpn::{INF, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
 use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish};
@@ -40,11 +41,6 @@ pub struct VctOptions {
     pub limits: Limits,
 }
 
-/// A proof or disproof number that means "proved" (for the other number).
-const INF: u32 = u32::MAX;
-/// Finite proof numbers are capped here, far below [`INF`], so a large but finite number never
-/// reaches the root's thresholds.
-const BIG: u32 = INF / 4;
 /// Entries kept before the table is cleared.
 const TABLE_CAP: usize = 4 << 20;
 /// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
@@ -427,30 +423,14 @@ impl Search<'_> {
         let child_depth_key = depth_key(self.child_depth(depth));
         let child_depth = self.child_depth(depth);
         loop {
-            // The children's numbers, seen from this node: an OR node takes the smallest pn and
-            // adds up the dn; an AND node the reverse.
-            let (mut best, mut best_value, mut second) = (0usize, INF, INF);
-            let (mut sum, mut infinite) = (0u32, false);
-            let mut best_child = (1, 1);
             // Proof length: the quickest proved child of an OR node, the longest of an AND node.
             let mut len = if is_or { INF } else { certificate_len };
-            for (i, m) in moves.iter().enumerate() {
+            let children = moves.iter().map(|m| {
                 let ckey = self.board.hash_after(m.point) ^ child_depth_key;
                 let (cpn, cdn, clen) = self
                     .table
                     .get(&ckey)
                     .map_or((m.pn, m.dn, 0), |e| (e.pn, e.dn, e.len));
-                let (select, add) = if is_or { (cpn, cdn) } else { (cdn, cpn) };
-                infinite |= add == INF;
-                sum = sum.saturating_add(add).min(BIG);
-                if select < best_value {
-                    second = best_value;
-                    best_value = select;
-                    best = i;
-                    best_child = (cpn, cdn);
-                } else if select < second {
-                    second = select;
-                }
                 if cpn == 0 {
                     len = if is_or {
                         len.min(clen + 1)
@@ -458,20 +438,10 @@ impl Search<'_> {
                         len.max(clen)
                     };
                 }
-            }
-            if infinite {
-                sum = INF;
-            }
-            let best_value = if best_value == INF {
-                INF
-            } else {
-                best_value.min(BIG)
-            };
-            let (pn, dn) = if is_or {
-                (best_value, sum)
-            } else {
-                (sum, best_value)
-            };
+                (cpn, cdn)
+            });
+            let combined = combine(is_or, children);
+            let (pn, dn) = (combined.pn, combined.dn);
             let entry = Entry {
                 pn,
                 dn,
@@ -483,22 +453,10 @@ impl Search<'_> {
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.stopped {
                 return (pn, dn);
             }
-            // Thresholds for the best child, with the 1+ε trick on the sibling bound.
-            let grow = |v: u32| v.saturating_add(v / 4).saturating_add(1);
-            let (c_th_pn, c_th_dn) = if is_or {
-                (
-                    th_pn.min(grow(second)),
-                    th_dn.saturating_sub(dn).saturating_add(best_child.1),
-                )
-            } else {
-                (
-                    th_pn.saturating_sub(pn).saturating_add(best_child.0),
-                    th_dn.min(grow(second)),
-                )
-            };
-            let m = moves[best].point;
+            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
+            let m = moves[combined.best].point;
             self.board.play_unchecked(m);
-            self.mid(child_depth, c_th_pn.min(INF - 1), c_th_dn.min(INF - 1));
+            self.mid(child_depth, c_th_pn, c_th_dn);
             self.board.undo();
         }
     }
