@@ -38,6 +38,10 @@ pub struct SolveArgs {
     /// small boards.
     #[arg(long)]
     full_width: bool,
+    /// Node budget of the VCT search tried at each new attacker node (the root gets 1000
+    /// times as much); 0 turns it off. A VCT found proves the node.
+    #[arg(long, value_name = "N", default_value_t = renju::solve::DEFAULT_VCT_NODES)]
+    vct_nodes: u64,
     /// Write the proof tree (JSON, format `renju-proof` version 1) to FILE, atomically.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
@@ -73,6 +77,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         limits,
         memory_mb: args.memory,
         full_width: args.full_width,
+        vct_nodes: Some(args.vct_nodes),
     };
     let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();

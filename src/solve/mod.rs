@@ -30,7 +30,10 @@ use serde::Serialize;
 
 use crate::dfpn::{INF, child_thresholds, combine};
 use crate::rules::{Board, Color, Point, Symmetry};
-use crate::threat::{Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, ZobristMap};
+use crate::threat::{
+    Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTree, ZobristMap,
+    prove_vct,
+};
 
 pub use proof::{Proof, ProofNode};
 
@@ -43,7 +46,19 @@ pub struct SolveOptions {
     pub memory_mb: Option<u64>,
     /// Both sides consider every legal move: exact values, draws included.
     pub full_width: bool,
+    /// Node budget of the VCT search tried at each new attacker node below the root (default
+    /// [`DEFAULT_VCT_NODES`]; 0 turns the VCT leaf evaluator off). At the root, VCT runs
+    /// alongside the proof search with a budget that doubles each round.
+    pub vct_nodes: Option<u64>,
 }
+
+/// The VCT budget per attacker node when none is given.
+pub const DEFAULT_VCT_NODES: u64 = 1000;
+/// Each round, the root's VCT gets this many times the proof search's slice of nodes: a
+/// position won by threats alone is then proved at about twice the cost of `vct`.
+const ROOT_VCT_SHARE: u64 = 4;
+/// A VCT leaf counts a move as a threat only if its certificate has at most this many fours.
+const VCT_THREAT_FOURS: u32 = 3;
 
 /// The table bound when none is given, in MiB.
 pub const DEFAULT_MEMORY_MB: u64 = 1024;
@@ -117,6 +132,11 @@ pub struct Solution {
 const COUNTER_FOURS: u32 = 3;
 /// Estimated bytes of a table entry besides its moves.
 const ENTRY_BYTES: usize = 64;
+/// Estimated bytes of a borrowed proof's entry (the tree itself is shared).
+const BORROWED_BYTES: usize = 48;
+/// At each visit of an AND node, the proofs of at most this many replies proved by a VCT are
+/// tried on the other replies.
+const SIMULATIONS: u32 = 2;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -133,6 +153,11 @@ struct Move {
     dn: u32,
 }
 
+/// Estimated bytes of a table entry.
+fn entry_bytes(e: &Entry) -> usize {
+    ENTRY_BYTES + e.moves.as_ref().map_or(0, |m| m.len() * size_of::<Move>())
+}
+
 enum Expansion {
     Proved,
     Disproved,
@@ -145,9 +170,20 @@ struct Prover<'a> {
     attacker: Color,
     full_width: bool,
     limits: &'a Limits,
+    /// Stones on the board at the root, to tell the root from other attacker nodes.
+    root_stones: usize,
+    vct_nodes: u64,
+    /// The root is an attacker node whose VCT may still be found with a larger budget.
+    root_vct_open: bool,
+    /// The budget within which a root VCT was found.
+    root_vct_won: Option<u64>,
     table: ZobristMap<Entry>,
     table_bytes: usize,
     table_bound: usize,
+    /// Proofs borrowed from a sibling (simulation), by the canonical key of the position they
+    /// prove, with the frame they were found in; their estimated bytes count in `table_bytes`.
+    borrowed: ZobristMap<(Rc<VctTree>, Symmetry)>,
+    borrowed_bytes: usize,
     vcf_table: VcfTable,
     nodes: u64,
     /// Stop when `nodes` reaches this (a slice of a longer search).
@@ -155,10 +191,6 @@ struct Prover<'a> {
     stopped: bool,
     /// The table is full of resolved entries.
     full: bool,
-    /// A position with empty points but no legal move was met (Black boxed in by forbidden
-    /// points); the search treats it as lost for the side to move, which the rules do not say,
-    /// so a disproof is not exact.
-    inexact: bool,
 }
 
 impl<'a> Prover<'a> {
@@ -171,15 +203,21 @@ impl<'a> Prover<'a> {
             attacker,
             full_width: options.full_width,
             limits: &options.limits,
+            root_stones: board.moves().len(),
+            vct_nodes: options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES),
+            root_vct_open: board.to_move() == attacker
+                && options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES) > 0,
+            root_vct_won: None,
             table: ZobristMap::default(),
             table_bytes: 0,
             table_bound: bound - bound / 4,
+            borrowed: ZobristMap::default(),
+            borrowed_bytes: 0,
             vcf_table: VcfTable::with_cap(vcf_cap),
             nodes: 0,
             budget: u64::MAX,
             stopped: false,
             full: false,
-            inexact: false,
         }
     }
 
@@ -213,6 +251,79 @@ impl<'a> Prover<'a> {
         result.map(|(line, _)| line)
     }
 
+    /// The attacker's VCT (the attacker to move), within this node's budget: whether it wins,
+    /// and with `tree`, its proof. The budget depends only on the position, so a proof can be
+    /// rebuilt the way it was found: below the root it is the per-node budget; at the root it
+    /// is the one [`Prover::root_vct_round`] succeeded with (none before).
+    fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<VctTree>), Stopped> {
+        let budget = if self.board.moves().len() == self.root_stones {
+            self.root_vct_won.unwrap_or(0)
+        } else {
+            self.vct_nodes
+        };
+        self.vct_within(budget, tree)
+            .map(|(won, tree, _)| (won, tree))
+    }
+
+    /// One round of the root's VCT search, with `budget` nodes; a win proves the root.
+    fn root_vct_round(&mut self, budget: u64) {
+        if !self.root_vct_open {
+            return;
+        }
+        match self.vct_within(budget, false) {
+            Ok((true, _, _)) => {
+                self.root_vct_open = false;
+                self.root_vct_won = Some(budget);
+                let key = self.board.canonical().key;
+                let proved = Entry {
+                    pn: 0,
+                    dn: INF,
+                    moves: None,
+                };
+                self.store(key, proved);
+            }
+            // No VCT at all: a larger budget would not find one.
+            Ok((false, _, true)) => self.root_vct_open = false,
+            Ok((false, _, false)) => {}
+            Err(Stopped) => self.stopped = true,
+        }
+    }
+
+    /// The attacker's VCT within `budget` nodes: whether it wins, its proof (with `tree`),
+    /// and whether the threat space was searched to the end without a win.
+    fn vct_within(
+        &mut self,
+        mut budget: u64,
+        tree: bool,
+    ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
+        if let Some(n) = self.limits.nodes {
+            budget = budget.min(n.saturating_sub(self.nodes));
+        }
+        if budget == 0 {
+            return Ok((false, None, false));
+        }
+        let options = VctOptions {
+            max_depth: None,
+            threat_fours: Some(VCT_THREAT_FOURS),
+            limits: Limits {
+                nodes: Some(budget),
+                ..self.limits.clone()
+            },
+        };
+        let found = prove_vct(
+            &self.board,
+            self.attacker,
+            &options,
+            &mut self.vcf_table,
+            tree,
+        );
+        self.nodes += found.nodes;
+        if self.limits.reached(self.nodes) {
+            return Err(Stopped);
+        }
+        Ok((found.won, found.tree, found.exhausted))
+    }
+
     /// The attacker's certificate at an AND node: its VCF if the defender passed.
     fn certificate(&mut self) -> Result<Option<Line>, Stopped> {
         self.find_vcf(self.attacker, UNLIMITED)
@@ -235,8 +346,8 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// A leaf verdict for an OR node: a five to play or a VCF proves it, two defender fives
-    /// (with no five of its own) disprove it.
+    /// A leaf verdict for an OR node: a five to play, a VCF or a VCT proves it, two defender
+    /// fives (with no five of its own) disprove it.
     fn or_leaf(&mut self) -> Result<Option<Expansion>, Stopped> {
         if !self.board.five_points(self.attacker).is_empty() {
             return Ok(Some(Expansion::Proved));
@@ -247,6 +358,9 @@ impl<'a> Prover<'a> {
         if self.find_vcf(self.attacker, UNLIMITED)?.is_some() {
             return Ok(Some(Expansion::Proved));
         }
+        if self.find_vct(false)?.0 {
+            return Ok(Some(Expansion::Proved));
+        }
         Ok(None)
     }
 
@@ -254,6 +368,11 @@ impl<'a> Prover<'a> {
         if let Some(leaf) = self.or_leaf()? {
             return Ok(leaf);
         }
+        self.or_moves()
+    }
+
+    /// The attacker's moves at an OR node that is not a leaf.
+    fn or_moves(&mut self) -> Result<Expansion, Stopped> {
         if let Some(&g) = self.board.five_points(self.defender()).first() {
             // The defender's four must be blocked at once.
             if !self.legal_for(g, self.attacker) {
@@ -282,9 +401,8 @@ impl<'a> Prover<'a> {
             points.retain(|p| breaking.contains(p));
         }
         if points.is_empty() {
-            if !self.board.is_full() && self.legal_moves(self.attacker).is_empty() {
-                self.inexact = true;
-            }
+            // Every move loses, or there is none: a full board is a draw, and Black with only
+            // forbidden points must play one and lose (rules.md).
             return Ok(Expansion::Disproved);
         }
         let mut moves: Vec<Move> = points
@@ -350,13 +468,14 @@ impl<'a> Prover<'a> {
         }
         let replies = self.replies(certificate.as_ref());
         if replies.is_empty() {
-            if certificate.is_some() {
-                return Ok(Expansion::Proved);
-            }
-            if !self.board.is_full() {
-                self.inexact = true;
-            }
-            return Ok(Expansion::Disproved);
+            // With a certificate every reply loses to it. Without one there is no legal reply:
+            // a full board is a draw; otherwise the defender is Black with only forbidden
+            // points, which must play one and lose (rules.md).
+            return Ok(if certificate.is_some() || !self.board.is_full() {
+                Expansion::Proved
+            } else {
+                Expansion::Disproved
+            });
         }
         Ok(Expansion::Moves(
             replies
@@ -387,8 +506,7 @@ impl<'a> Prover<'a> {
     }
 
     fn store(&mut self, key: u64, entry: Entry) {
-        let bytes =
-            |e: &Entry| ENTRY_BYTES + e.moves.as_ref().map_or(0, |m| m.len() * size_of::<Move>());
+        let bytes = entry_bytes;
         let added = bytes(&entry);
         if let Some(old) = self.table.insert(key, entry) {
             self.table_bytes -= bytes(&old);
@@ -397,11 +515,19 @@ impl<'a> Prover<'a> {
         if self.table_bytes > self.table_bound {
             // Drop the unresolved entries; resolved ones are the search's results.
             self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
-            self.table_bytes = self.table.values().map(bytes).sum();
+            self.table_bytes = self.table.values().map(bytes).sum::<usize>() + self.borrowed_bytes;
             if self.table_bytes > self.table_bound / 10 * 9 {
                 self.full = true;
                 self.stopped = true;
             }
+        }
+    }
+
+    /// Drops the current node's entry, so that it is searched again.
+    fn forget(&mut self) {
+        let key = self.board.canonical().key;
+        if let Some(old) = self.table.remove(&key) {
+            self.table_bytes -= entry_bytes(&old);
         }
     }
 
@@ -470,6 +596,8 @@ impl<'a> Prover<'a> {
         };
         let is_or = self.is_or();
         let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
+        // Proved replies whose proof is tried on their siblings, per visit.
+        let mut simulations = SIMULATIONS;
         loop {
             let children = moves
                 .iter()
@@ -490,8 +618,77 @@ impl<'a> Prover<'a> {
                 return (pn, dn);
             }
             let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
-            self.board.play_unchecked(moves[combined.best].point);
-            self.mid(c_th_pn, c_th_dn);
+            let m = moves[combined.best].point;
+            self.board.play_unchecked(m);
+            let (child_pn, _) = self.mid(c_th_pn, c_th_dn);
+            let tree = (!is_or && child_pn == 0 && simulations > 0 && moves.len() > 1)
+                .then(|| self.proof_to_lend())
+                .flatten();
+            self.board.undo();
+            if let Some(tree) = tree {
+                simulations -= 1;
+                self.simulate(&tree, &moves, &child_keys);
+            }
+        }
+    }
+
+    /// A proof of the current (proved) attacker node that its siblings may borrow: one
+    /// borrowed itself, or the VCT within the node's budget. `None` if the node was proved
+    /// some other way, or the search was stopped.
+    fn proof_to_lend(&mut self) -> Option<Rc<VctTree>> {
+        if let Some(tree) = self.borrowed_here() {
+            return Some(tree);
+        }
+        match self.find_vct(true) {
+            Ok((true, Some(tree))) => Some(Rc::new(tree)),
+            Ok(_) => None,
+            Err(Stopped) => {
+                self.stopped = true;
+                None
+            }
+        }
+    }
+
+    /// The borrowed proof of the current position, mapped into the board's frame, if there is
+    /// one and it holds.
+    fn borrowed_here(&mut self) -> Option<Rc<VctTree>> {
+        let canonical = self.board.canonical();
+        let (tree, frame) = self.borrowed.get(&canonical.key)?.clone();
+        let tree = if frame == canonical.symmetry {
+            tree
+        } else {
+            // Found in `frame`; this board is in `canonical.symmetry`. Through the canonical
+            // frame: p -> frame(p) -> canonical.symmetry⁻¹(frame(p)).
+            let size = self.board.size();
+            let back = canonical.symmetry.inverse();
+            Rc::new(tree.map(|p| back.apply(frame.apply(p, size), size)))
+        };
+        let attacker = self.attacker;
+        tree.holds(&mut self.board, attacker).then_some(tree)
+    }
+
+    /// Simulation: tries a sibling's proof `tree` on the other replies of the current AND
+    /// node, and marks proved every child where it holds on the board as it is.
+    fn simulate(&mut self, tree: &Rc<VctTree>, moves: &[Move], child_keys: &[u64]) {
+        let attacker = self.attacker;
+        for (m, &key) in moves.iter().zip(child_keys) {
+            if self.lookup(key).is_some_and(|e| e.pn == 0 || e.dn == 0) {
+                continue;
+            }
+            self.board.play_unchecked(m.point);
+            if tree.holds(&mut self.board, attacker) {
+                let frame = self.board.canonical().symmetry;
+                if self.borrowed.insert(key, (tree.clone(), frame)).is_none() {
+                    self.borrowed_bytes += BORROWED_BYTES;
+                    self.table_bytes += BORROWED_BYTES;
+                }
+                let proved = Entry {
+                    pn: 0,
+                    dn: INF,
+                    moves: None,
+                };
+                self.store(key, proved);
+            }
             self.board.undo();
         }
     }
@@ -555,6 +752,7 @@ pub fn solve(
             if done.is_some() {
                 continue;
             }
+            prover.root_vct_round(slice.saturating_mul(ROOT_VCT_SHARE));
             let (pn, dn) = prover.run(slice);
             progress(&prover.progress(pn, dn));
             if pn == 0 {
@@ -579,14 +777,7 @@ pub fn solve(
     match outcome {
         Some(true) => proved(win, Verdict::Win, &loss),
         Some(false) => proved(loss, Verdict::Loss, &win),
-        None if options.full_width && !win.inexact && !loss.inexact => {
-            without_proof(Verdict::Draw, &win, &loss, None)
-        }
-        None if options.full_width => unknown(
-            &win,
-            &loss,
-            "a player with empty points but no legal move was met; the rules leave that open",
-        ),
+        None if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
         None => unknown(
             &win,
             &loss,

@@ -6,7 +6,8 @@
 //!   five (or, under renju, a white four whose only block is forbidden for Black);
 //! - `replies` (AND node, defender to move): `certificate` is the attacker's VCF were the
 //!   defender to pass; every legal reply not in `replies` leaves it winning. With no
-//!   certificate, `replies` lists every legal reply;
+//!   certificate, `replies` lists every legal reply (none at all only for Black under renju
+//!   with every empty point forbidden: Black must play one and loses);
 //! - `five` (root only): the attacker already has a five on the board.
 
 use std::collections::HashMap;
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Board, Color, Point};
-use crate::threat::{Line, Stopped, UNLIMITED};
+use crate::threat::{Line, Stopped, UNLIMITED, VctNode, VctTree};
 
 use super::{Expansion, Prover};
 
@@ -163,6 +164,53 @@ impl Proof {
     }
 }
 
+/// The attacker's move at the current OR node whose child the table holds as proved.
+fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
+    let Expansion::Moves(moves) = p.or_moves()? else {
+        return Ok(None);
+    };
+    Ok(moves.iter().map(|m| m.point).find(|&m| {
+        let k = p.key_after(m);
+        p.lookup(k).is_some_and(|e| e.pn == 0)
+    }))
+}
+
+/// Appends a VCT proof to `nodes`, its root taking the place of node `id`; returns the root.
+fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
+    let base = nodes.len();
+    // Tree index to proof index: the root becomes `id`, the others follow in order.
+    let index = |i: usize| match i.cmp(&tree.root) {
+        std::cmp::Ordering::Equal => id,
+        std::cmp::Ordering::Less => base + i,
+        std::cmp::Ordering::Greater => base + i - 1,
+    };
+    let convert = |n: &VctNode| match n {
+        VctNode::Move { play, child } => ProofNode::Move {
+            play: play.to_string(),
+            child: index(*child),
+        },
+        VctNode::Vcf(line) => ProofNode::Vcf {
+            line: names(&line.moves),
+        },
+        VctNode::Replies {
+            certificate,
+            replies,
+        } => ProofNode::Replies {
+            certificate: Some(names(&certificate.moves)),
+            replies: replies
+                .iter()
+                .map(|&(r, child)| (r.to_string(), index(child)))
+                .collect(),
+        },
+    };
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if i != tree.root {
+            nodes.push(convert(n));
+        }
+    }
+    convert(&tree.nodes[tree.root])
+}
+
 /// Reads the proof of a proved root out of `prover`'s table.
 pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
     let mut proof = Proof::header(&prover.board, prover.attacker);
@@ -193,16 +241,21 @@ fn node(
             ProofNode::Vcf {
                 line: names(&line.moves),
             }
+        } else if let Some(tree) = p.borrowed_here() {
+            graft(&tree, id, nodes)
+        } else if let (true, Some(tree)) = p.find_vct(true)? {
+            graft(&tree, id, nodes)
         } else {
-            let Expansion::Moves(moves) = p.expand_or()? else {
-                return Err(Stopped);
-            };
-            let proved = moves.iter().map(|m| m.point).find(|&m| {
-                let k = p.key_after(m);
-                p.lookup(k).is_some_and(|e| e.pn == 0)
-            });
-            let Some(play) = proved else {
-                return Err(Stopped);
+            let play = match proved_move(p)? {
+                Some(play) => play,
+                None => {
+                    // The table holds this node as proved, but not by a move it can show (a
+                    // symmetric image proved by a VCT this orientation misses within its
+                    // budget): prove it again here.
+                    p.forget();
+                    p.ensure_proved()?;
+                    proved_move(p)?.ok_or(Stopped)?
+                }
             };
             p.board.play_unchecked(play);
             let child = node(p, nodes, ids);

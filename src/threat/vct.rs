@@ -26,7 +26,7 @@
 use crate::dfpn::{INF, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish};
+use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
 use super::zone::{PointSet, breaking_replies, still_wins, zone_of};
 use super::{Ending, Limits, Line, Outcome, Report};
 
@@ -137,7 +137,7 @@ struct Search<'a> {
     defender: Color,
     options: &'a VctOptions,
     table: super::ZobristMap<Entry>,
-    vcf_table: VcfTable,
+    vcf_table: &'a mut VcfTable,
     nodes: u64,
     stopped: bool,
 }
@@ -151,16 +151,8 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     if let Some(report) = super::decided(&board, attacker) {
         return report;
     }
-    let mut search = Search {
-        board,
-        attacker,
-        defender: attacker.opponent(),
-        options,
-        table: super::ZobristMap::default(),
-        vcf_table: VcfTable::default(),
-        nodes: 0,
-        stopped: false,
-    };
+    let mut vcf_table = VcfTable::default();
+    let mut search = Search::new(board, attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let outcome = if search.stopped {
@@ -183,6 +175,187 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     }
 }
 
+/// A VCT proof in the shape of `solve`'s proofs: a DAG of nodes that refer to each other by
+/// index. Every attacker move is a threat or a four; at every defender node, the replies not
+/// listed lose to the certificate (after a four, the certificate is the five).
+#[derive(Clone, Debug)]
+pub(crate) struct VctTree {
+    /// Index of the root, an attacker node.
+    pub(crate) root: usize,
+    /// The nodes.
+    pub(crate) nodes: Vec<VctNode>,
+}
+
+/// A node of a [`VctTree`].
+#[derive(Clone, Debug)]
+pub(crate) enum VctNode {
+    /// The attacker plays `play`, leading to `child`.
+    Move { play: Point, child: usize },
+    /// The attacker wins by this VCF (a five to play is a VCF of no fours).
+    Vcf(Line),
+    /// The defender is to move: the certificate beats every reply not listed.
+    Replies {
+        certificate: Line,
+        replies: Vec<(Point, usize)>,
+    },
+}
+
+impl VctTree {
+    /// The same tree with every point mapped by `f` (a symmetry of the board).
+    pub(crate) fn map(&self, f: impl Fn(Point) -> Point) -> VctTree {
+        let line = |l: &Line| Line {
+            moves: l.moves.iter().map(|&p| f(p)).collect(),
+            ending: l.ending,
+        };
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|n| match n {
+                VctNode::Move { play, child } => VctNode::Move {
+                    play: f(*play),
+                    child: *child,
+                },
+                VctNode::Vcf(l) => VctNode::Vcf(line(l)),
+                VctNode::Replies {
+                    certificate,
+                    replies,
+                } => VctNode::Replies {
+                    certificate: line(certificate),
+                    replies: replies.iter().map(|&(r, c)| (f(r), c)).collect(),
+                },
+            })
+            .collect();
+        VctTree {
+            root: self.root,
+            nodes,
+        }
+    }
+
+    /// Whether the tree proves a win for `attacker`, to move on `board`. Every attacker move is
+    /// replayed, and at every defender node the certificate must win after a pass and every
+    /// reply that breaks it (by the rules, on this board) must be listed and proved: a proof
+    /// found for one position can so be tried on a similar one (simulation).
+    pub(crate) fn holds(&self, board: &mut Board, attacker: Color) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        self.holds_at(self.root, board, attacker, &mut seen)
+    }
+
+    fn holds_at(
+        &self,
+        node: usize,
+        board: &mut Board,
+        attacker: Color,
+        seen: &mut std::collections::HashSet<(usize, u64)>,
+    ) -> bool {
+        if seen.contains(&(node, board.hash())) {
+            return true;
+        }
+        let defender = attacker.opponent();
+        let threats = board.five_points(defender);
+        let five_at =
+            |board: &Board, p: Point| board.is_empty(p) && board.four_at(p, attacker).five;
+        let holds = match &self.nodes[node] {
+            VctNode::Vcf(line) => match line.moves.first() {
+                None => false,
+                Some(&first) if threats.len() >= 2 => five_at(board, first),
+                Some(_) => replay(board, attacker, line, threats.first().copied(), &mut |_| {}),
+            },
+            VctNode::Move { play, child } => {
+                let p = *play;
+                let legal = board.is_empty(p)
+                    && !(attacker == Color::Black && board.forbidden(p).is_some());
+                if !legal {
+                    false
+                } else if five_at(board, p) {
+                    true
+                } else if threats.len() >= 2 || threats.first().is_some_and(|&g| g != p) {
+                    false
+                } else {
+                    board.play_unchecked(p);
+                    let holds = self.holds_at(*child, board, attacker, seen);
+                    board.undo();
+                    holds
+                }
+            }
+            VctNode::Replies {
+                certificate,
+                replies,
+            } => {
+                if !threats.is_empty() {
+                    return false;
+                }
+                board.set_to_move(attacker);
+                let wins = replay(board, attacker, certificate, None, &mut |_| {});
+                board.set_to_move(defender);
+                wins && breaking_replies(board, attacker, certificate)
+                    .into_iter()
+                    .all(|(r, _)| {
+                        replies
+                            .iter()
+                            .find(|&&(q, _)| q == r)
+                            .is_some_and(|&(_, child)| {
+                                board.play_unchecked(r);
+                                let holds = self.holds_at(child, board, attacker, seen);
+                                board.undo();
+                                holds
+                            })
+                    })
+            }
+        };
+        if holds {
+            seen.insert((node, board.hash()));
+        }
+        holds
+    }
+}
+
+/// What [`prove`] found.
+pub(crate) struct Proved {
+    /// The attacker has a VCT (within the options' limits).
+    pub(crate) won: bool,
+    /// Its proof tree, when one was asked for and could be rebuilt within the limits.
+    pub(crate) tree: Option<VctTree>,
+    /// The threat space was searched to the end and holds no win.
+    pub(crate) exhausted: bool,
+    /// Nodes searched, VCF nodes included.
+    pub(crate) nodes: u64,
+}
+
+/// A VCT search for `attacker`, to move on `board` with no five on it, as a leaf evaluator for
+/// another search: VCF failures go to (and come from) the caller's `vcf_table`, and with `tree`
+/// the proof is rebuilt from the search's table.
+pub(crate) fn prove(
+    board: &Board,
+    attacker: Color,
+    options: &VctOptions,
+    vcf_table: &mut VcfTable,
+    tree: bool,
+) -> Proved {
+    let mut board = board.clone();
+    board.set_to_move(attacker);
+    let mut search = Search::new(board, attacker, options, vcf_table);
+    let depth = options.max_depth;
+    let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
+    let won = pn == 0 && !search.stopped;
+    let exhausted = dn == 0 && !search.stopped;
+    let tree = if won && tree {
+        let mut nodes = Vec::new();
+        let mut ids = std::collections::HashMap::new();
+        search
+            .tree_node(depth, &mut nodes, &mut ids)
+            .ok()
+            .map(|root| VctTree { root, nodes })
+    } else {
+        None
+    };
+    Proved {
+        won,
+        tree,
+        exhausted,
+        nodes: search.nodes,
+    }
+}
+
 /// A key for the remaining depth, mixed into the table key when the depth is bounded.
 fn depth_key(depth: Option<u32>) -> u64 {
     depth.map_or(0, |d| {
@@ -192,7 +365,25 @@ fn depth_key(depth: Option<u32>) -> u64 {
     })
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(
+        board: Board,
+        attacker: Color,
+        options: &'a VctOptions,
+        vcf_table: &'a mut VcfTable,
+    ) -> Search<'a> {
+        Search {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            options,
+            table: super::ZobristMap::default(),
+            vcf_table,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
     fn is_or(&self) -> bool {
         self.board.to_move() == self.attacker
     }
@@ -208,7 +399,7 @@ impl Search<'_> {
     /// A VCF for `color` (the side to move is set for the search and restored).
     fn find_vcf(&mut self, color: Color, max_fours: u32) -> Result<Option<Line>, Stopped> {
         let limits = &self.options.limits;
-        let mut search = VcfSearch::new(&mut self.board, color, limits, &mut self.vcf_table);
+        let mut search = VcfSearch::new(&mut self.board, color, limits, self.vcf_table);
         let result = search.run(max_fours);
         self.nodes += search.nodes;
         result.map(|(line, _)| line)
@@ -598,6 +789,85 @@ impl Search<'_> {
         })
     }
 
+    /// Rebuilds the proof of the current (proved) node as [`VctTree`] nodes; a node the table
+    /// lost is searched again. Positions met twice are one node.
+    fn tree_node(
+        &mut self,
+        depth: Option<u32>,
+        nodes: &mut Vec<VctNode>,
+        ids: &mut std::collections::HashMap<u64, usize>,
+    ) -> Result<usize, Stopped> {
+        let key = self.key(depth);
+        if let Some(&id) = ids.get(&key) {
+            return Ok(id);
+        }
+        if self.table.get(&key).is_none_or(|e| e.pn != 0) {
+            let (pn, _) = self.mid(depth, INF - 1, INF - 1);
+            if pn != 0 || self.stopped {
+                return Err(Stopped);
+            }
+        }
+        let id = nodes.len();
+        nodes.push(VctNode::Replies {
+            certificate: Line {
+                moves: Vec::new(),
+                ending: Ending::Five,
+            },
+            replies: Vec::new(),
+        });
+        ids.insert(key, id);
+        let child_depth = self.child_depth(depth);
+        let five = |board: &Board, color: Color| {
+            board.five_points(color).first().map(|&g| Line {
+                moves: vec![g],
+                ending: Ending::Five,
+            })
+        };
+        let made = if self.is_or() {
+            if let Some(line) = five(&self.board, self.attacker) {
+                VctNode::Vcf(line)
+            } else if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
+                VctNode::Vcf(line)
+            } else {
+                let moves = self.table.get(&key).and_then(|e| e.moves.clone());
+                let Some((_, play)) = self
+                    .proved_children(moves.as_ref(), child_depth)
+                    .into_iter()
+                    .min()
+                else {
+                    return Err(Stopped);
+                };
+                self.board.play_unchecked(play);
+                let child = self.tree_node(child_depth, nodes, ids);
+                self.board.undo();
+                VctNode::Move {
+                    play,
+                    child: child?,
+                }
+            }
+        } else {
+            let last = *self.board.moves().last().ok_or(Stopped)?;
+            let certificate = match self.board.defence(last, self.attacker) {
+                Defence::NoFour => self.certificate(depth)?,
+                _ => five(&self.board, self.attacker),
+            }
+            .ok_or(Stopped)?;
+            let mut replies = Vec::new();
+            for (r, _) in breaking_replies(&mut self.board, self.attacker, &certificate) {
+                self.board.play_unchecked(r);
+                let child = self.tree_node(child_depth, nodes, ids);
+                self.board.undo();
+                replies.push((r, child?));
+            }
+            VctNode::Replies {
+                certificate,
+                replies,
+            }
+        };
+        nodes[id] = made;
+        Ok(id)
+    }
+
     /// A defender reply that the certificate refutes, for the principal line: one inside the
     /// certificate's zone if there is one (a natural try that fails), else any; `None` if every
     /// legal reply was searched on its own (or there is none).
@@ -622,5 +892,71 @@ impl Search<'_> {
             }
         }
         Ok(fallback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{PositionOptions, parse_position};
+    use crate::rules::Symmetry;
+
+    fn example() -> Board {
+        let options = PositionOptions {
+            to_move: Some(Color::Black),
+            ..PositionOptions::default()
+        };
+        parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap()
+    }
+
+    fn tree_of(board: &Board) -> VctTree {
+        let options = VctOptions {
+            threat_fours: Some(3),
+            ..VctOptions::default()
+        };
+        let found = prove(
+            board,
+            Color::Black,
+            &options,
+            &mut VcfTable::default(),
+            true,
+        );
+        assert!(found.won && !found.exhausted);
+        found.tree.expect("a won search rebuilds its tree")
+    }
+
+    /// Simulation is sound only if `holds` fails where the proof does: a white stone on the
+    /// first threat breaks it, a far one does not, and a mirrored tree holds on the mirrored
+    /// board.
+    #[test]
+    fn a_proof_holds_only_where_it_still_wins() {
+        let board = example();
+        let tree = tree_of(&board);
+        assert!(tree.holds(&mut board.clone(), Color::Black));
+        let first = match &tree.nodes[tree.root] {
+            VctNode::Move { play, .. } => *play,
+            VctNode::Vcf(line) => line.moves[0],
+            VctNode::Replies { .. } => panic!("the root is an attacker node"),
+        };
+        for (at, holds) in [(first, false), ("a1".parse().unwrap(), true)] {
+            let mut other = board.clone();
+            other.put(at, Color::White).unwrap();
+            other.set_to_move(Color::Black);
+            assert_eq!(tree.holds(&mut other, Color::Black), holds, "white at {at}");
+        }
+        let size = board.size();
+        for s in Symmetry::ALL {
+            let mut image = Board::new(size, board.rules());
+            for (p, c) in board.stones() {
+                image.put(s.apply(p, size), c).unwrap();
+            }
+            image.set_to_move(Color::Black);
+            assert!(
+                tree.map(|p| s.apply(p, size))
+                    .holds(&mut image, Color::Black)
+            );
+            let wrong = s != Symmetry::Identity;
+            assert!(!wrong || !tree.holds(&mut image, Color::Black), "{s:?}");
+        }
     }
 }

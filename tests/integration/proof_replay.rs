@@ -156,6 +156,9 @@ fn node(
             if !board.five_points(defender).is_empty() {
                 return Err(format!("{}: the defender has a five to play", here(board)));
             }
+            if board.is_full() {
+                return Err(format!("{}: a full board is a draw", here(board)));
+            }
             let certificate: Option<Vec<Point>> = certificate
                 .as_ref()
                 .map(|c| c.iter().map(|s| point(s)).collect::<Result<_, _>>())

@@ -137,3 +137,50 @@ fn the_replay_check_rejects_mutilated_proofs() {
     }
     assert!(check_proof(&bad).is_err());
 }
+
+/// Renju: a forbidden move loses for Black (rules.md), so Black to move with empty points but
+/// only forbidden ones has lost; with or without `--full-width` that is a proved loss.
+#[test]
+fn black_with_only_forbidden_points_loses() {
+    let diagram = "XXX.XX\nOOXXOO\nXXOOXX\nOOXXOO\nXXOOXX\nOOXXOO";
+    let options = PositionOptions {
+        size: Size::new(6, 6).unwrap(),
+        to_move: Some(Color::Black),
+        ..PositionOptions::default()
+    };
+    let board = parse_diagram(diagram, &options).unwrap();
+    assert!(board.forbidden("d6".parse().unwrap()).is_some());
+    for full_width in [false, true] {
+        let options = SolveOptions {
+            full_width,
+            ..SolveOptions::default()
+        };
+        let solution = solve(&board, &options, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Loss, "{:?}", solution.note);
+        check_proof(&solution.proof.unwrap()).unwrap();
+    }
+}
+
+/// A defender node with no legal reply is a win only while the board has empty points: a full
+/// board is a draw, and the replay check says so.
+#[test]
+fn the_replay_check_rejects_a_full_board_as_a_win() {
+    let proof = Proof {
+        format: "renju-proof".to_string(),
+        version: 1,
+        rule: "freestyle".to_string(),
+        k: 3,
+        size: "3".to_string(),
+        black: ["a1", "c1", "a2", "b3", "c3"].map(String::from).to_vec(),
+        white: ["b1", "b2", "c2", "a3"].map(String::from).to_vec(),
+        to_move: Color::White,
+        attacker: Color::Black,
+        root: 0,
+        nodes: vec![ProofNode::Replies {
+            certificate: None,
+            replies: Vec::new(),
+        }],
+    };
+    let err = check_proof(&proof).unwrap_err();
+    assert!(err.contains("full"), "{err}");
+}
