@@ -129,6 +129,7 @@ fn solve(board: &Board, attacker: Color, kind: Kind, time: Option<f64>) -> (Repo
                 max_depth,
                 threat_fours,
                 limits,
+                ..VctOptions::default()
             },
         ),
     };

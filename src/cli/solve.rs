@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use renju::notation::PositionOptions;
 use renju::rules::{Color, Point};
-use renju::solve::{SolveOptions, Verdict, solve};
+use renju::solve::{Progress, SolveOptions, Verdict, solve};
 use renju::threat::Limits;
 use serde::Serialize;
 
@@ -61,6 +61,28 @@ struct Answer {
     note: Option<&'static str>,
 }
 
+/// The progress bar's message: nodes, nodes per second, the root's proof and disproof numbers
+/// (`inf` once settled), table fill and elapsed time.
+fn progress_line(p: &Progress, seconds: f64) -> String {
+    let number = |n: u32| {
+        if n == renju::solve::INFINITE {
+            "inf".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    format!(
+        "{} nodes, {:.0}/s, root pn {} dn {}, table {}% ({} entries), {:.1}s",
+        p.nodes,
+        p.nodes as f64 / seconds.max(1e-9),
+        number(p.pn),
+        number(p.dn),
+        p.tt_bytes * 100 / p.tt_bound.max(1),
+        p.tt_entries,
+        seconds
+    )
+}
+
 /// Runs `solve` as the arguments say.
 pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Result<()> {
     let options = PositionOptions {
@@ -87,17 +109,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     let start = Instant::now();
     let solution = solve(&board, &solve_options, &mut |p| {
         if let Some(bar) = &bar {
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!(
-                "{} nodes, {:.0}/s, root pn {} dn {}, table {}% ({} entries), {:.1}s",
-                p.nodes,
-                p.nodes as f64 / secs,
-                p.pn,
-                p.dn,
-                p.tt_bytes * 100 / p.tt_bound.max(1),
-                p.tt_entries,
-                secs
-            ));
+            bar.set_message(progress_line(p, start.elapsed().as_secs_f64()));
         }
     });
     if let Some(bar) = bar {
@@ -151,4 +163,25 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         eprintln!("note: no proof written: {why}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_shows_every_statistic() {
+        let p = Progress {
+            nodes: 1_500_000,
+            pn: 12,
+            dn: renju::solve::INFINITE,
+            tt_entries: 4321,
+            tt_bytes: 250,
+            tt_bound: 1000,
+        };
+        assert_eq!(
+            progress_line(&p, 2.0),
+            "1500000 nodes, 750000/s, root pn 12 dn inf, table 25% (4321 entries), 2.0s"
+        );
+    }
 }

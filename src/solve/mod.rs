@@ -60,6 +60,9 @@ const ROOT_VCT_SHARE: u64 = 4;
 /// A VCT leaf counts a move as a threat only if its certificate has at most this many fours.
 const VCT_THREAT_FOURS: u32 = 3;
 
+/// A proof or disproof number at or above this is infinite: the node is settled.
+pub const INFINITE: u32 = INF;
+
 /// The table bound when none is given, in MiB.
 pub const DEFAULT_MEMORY_MB: u64 = 1024;
 
@@ -130,10 +133,16 @@ pub struct Solution {
 /// The defender's own VCFs are looked for up to this many fours; a VCF found is a real win, so
 /// any bound is sound.
 const COUNTER_FOURS: u32 = 3;
-/// Estimated bytes of a table entry besides its moves.
-const ENTRY_BYTES: usize = 64;
+/// Bytes of a bucket of the table: key, entry and control byte.
+const SLOT_BYTES: usize = size_of::<(u64, Entry)>() + 1;
+/// Bytes of a kept move list besides its moves: reference counts and allocator overhead.
+const MOVES_OVERHEAD: usize = 32;
+/// Estimated bytes of an entry of a VCT leaf search's table, its moves included.
+const VCT_ENTRY_BYTES: usize = 256;
 /// Estimated bytes of a borrowed proof's entry (the tree itself is shared).
 const BORROWED_BYTES: usize = 48;
+/// Estimated bytes of a node of a lent proof tree.
+const TREE_NODE_BYTES: usize = 64;
 /// At each visit of an AND node, the proofs of at most this many replies proved by a VCT are
 /// tried on the other replies.
 const SIMULATIONS: u32 = 2;
@@ -153,9 +162,21 @@ struct Move {
     dn: u32,
 }
 
-/// Estimated bytes of a table entry.
+/// Estimated bytes of a table entry's moves: the shared slice with its counts, and the
+/// allocator's overhead.
 fn entry_bytes(e: &Entry) -> usize {
-    ENTRY_BYTES + e.moves.as_ref().map_or(0, |m| m.len() * size_of::<Move>())
+    e.moves
+        .as_ref()
+        .map_or(0, |m| MOVES_OVERHEAD + m.len() * size_of::<Move>())
+}
+
+/// Buckets of a hash map (hashbrown) that can hold `capacity` entries without growing.
+fn buckets(capacity: usize) -> usize {
+    if capacity == 0 {
+        0
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    }
 }
 
 enum Expansion {
@@ -178,8 +199,12 @@ struct Prover<'a> {
     /// The budget within which a root VCT was found.
     root_vct_won: Option<u64>,
     table: ZobristMap<Entry>,
+    /// Estimated bytes of the moves kept in `table` and of the borrowed proofs; the hash
+    /// map's own buckets are counted from its capacity (see [`Prover::table_total`]).
     table_bytes: usize,
     table_bound: usize,
+    /// Entries a VCT leaf search's table may keep.
+    vct_entries: usize,
     /// Proofs borrowed from a sibling (simulation), by the canonical key of the position they
     /// prove, with the frame they were found in; their estimated bytes count in `table_bytes`.
     borrowed: ZobristMap<(Rc<VctTree>, Symmetry)>,
@@ -196,8 +221,8 @@ struct Prover<'a> {
 impl<'a> Prover<'a> {
     fn new(board: &Board, attacker: Color, options: &'a SolveOptions, share: usize) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
-        // A quarter of the share for the VCF table, the rest for the proof table.
-        let vcf_cap = bound / 4 / VcfTable::ENTRY_BYTES;
+        // A quarter of the share for the VCF table, an eighth for the VCT leaf searches, the
+        // rest for the proof table.
         Prover {
             board: board.clone(),
             attacker,
@@ -210,10 +235,11 @@ impl<'a> Prover<'a> {
             root_vct_won: None,
             table: ZobristMap::default(),
             table_bytes: 0,
-            table_bound: bound - bound / 4,
+            table_bound: bound - bound / 4 - bound / 8,
+            vct_entries: (bound / 8 / VCT_ENTRY_BYTES).max(1024),
             borrowed: ZobristMap::default(),
             borrowed_bytes: 0,
-            vcf_table: VcfTable::with_cap(vcf_cap),
+            vcf_table: VcfTable::within_bytes(bound / 4),
             nodes: 0,
             budget: u64::MAX,
             stopped: false,
@@ -309,6 +335,7 @@ impl<'a> Prover<'a> {
                 nodes: Some(budget),
                 ..self.limits.clone()
             },
+            table_entries: Some(self.vct_entries),
         };
         let found = prove_vct(
             &self.board,
@@ -505,22 +532,39 @@ impl<'a> Prover<'a> {
         key
     }
 
+    /// Bytes the table takes, about: its buckets (from its capacity), the moves it keeps and
+    /// the borrowed proofs.
+    fn table_total(&self) -> usize {
+        buckets(self.table.capacity()) * SLOT_BYTES + self.table_bytes
+    }
+
     fn store(&mut self, key: u64, entry: Entry) {
-        let bytes = entry_bytes;
-        let added = bytes(&entry);
-        if let Some(old) = self.table.insert(key, entry) {
-            self.table_bytes -= bytes(&old);
-        }
-        self.table_bytes += added;
-        if self.table_bytes > self.table_bound {
-            // Drop the unresolved entries; resolved ones are the search's results.
+        // A new key in a map at capacity makes it grow: the old buckets and twice as many new
+        // ones are held at once. Make room first if that would pass the bound.
+        let grows = self.table.len() >= self.table.capacity() && !self.table.contains_key(&key);
+        let peak = if grows {
+            buckets(self.table.capacity().max(3) + 1) * SLOT_BYTES + self.table_total()
+        } else {
+            self.table_total()
+        };
+        if peak > self.table_bound {
+            // Drop the unresolved entries; resolved ones are the search's results. The map
+            // keeps its capacity, so it need not grow for a while.
             self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
-            self.table_bytes = self.table.values().map(bytes).sum::<usize>() + self.borrowed_bytes;
-            if self.table_bytes > self.table_bound / 10 * 9 {
+            self.table_bytes =
+                self.table.values().map(entry_bytes).sum::<usize>() + self.borrowed_bytes;
+            if self.table.len() >= self.table.capacity() / 10 * 9
+                || self.table_total() > self.table_bound / 10 * 9
+            {
                 self.full = true;
                 self.stopped = true;
             }
         }
+        let added = entry_bytes(&entry);
+        if let Some(old) = self.table.insert(key, entry) {
+            self.table_bytes -= entry_bytes(&old);
+        }
+        self.table_bytes += added;
     }
 
     /// Drops the current node's entry, so that it is searched again.
@@ -671,6 +715,12 @@ impl<'a> Prover<'a> {
     /// node, and marks proved every child where it holds on the board as it is.
     fn simulate(&mut self, tree: &Rc<VctTree>, moves: &[Move], child_keys: &[u64]) {
         let attacker = self.attacker;
+        // A tree no entry shares yet is counted once, when it is first lent.
+        let mut tree_bytes = if Rc::strong_count(tree) == 1 {
+            tree.nodes.len() * TREE_NODE_BYTES
+        } else {
+            0
+        };
         for (m, &key) in moves.iter().zip(child_keys) {
             if self.lookup(key).is_some_and(|e| e.pn == 0 || e.dn == 0) {
                 continue;
@@ -679,8 +729,9 @@ impl<'a> Prover<'a> {
             if tree.holds(&mut self.board, attacker) {
                 let frame = self.board.canonical().symmetry;
                 if self.borrowed.insert(key, (tree.clone(), frame)).is_none() {
-                    self.borrowed_bytes += BORROWED_BYTES;
-                    self.table_bytes += BORROWED_BYTES;
+                    let bytes = BORROWED_BYTES + std::mem::take(&mut tree_bytes);
+                    self.borrowed_bytes += bytes;
+                    self.table_bytes += bytes;
                 }
                 let proved = Entry {
                     pn: 0,
@@ -725,7 +776,7 @@ impl<'a> Prover<'a> {
             pn,
             dn,
             tt_entries: self.table.len(),
-            tt_bytes: self.table_bytes,
+            tt_bytes: self.table_total(),
             tt_bound: self.table_bound,
         }
     }

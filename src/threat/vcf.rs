@@ -56,8 +56,16 @@ impl VcfTable {
         }
     }
 
-    /// Bytes one entry takes, about (key, value and the hash table's control byte).
-    pub(crate) const ENTRY_BYTES: usize = 13;
+    /// A table whose hash map never takes more than `bytes`: it keeps at most as many entries
+    /// as fit, without growing, in the largest power-of-two bucket array within `bytes` (each
+    /// bucket holds a key, a value and a control byte), and is cleared when that is reached.
+    pub(crate) fn within_bytes(bytes: usize) -> VcfTable {
+        let slot = size_of::<(u64, u32)>() + 1;
+        let buckets = (bytes / slot).max(8);
+        // The largest power of two not above `buckets`.
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        VcfTable::with_cap(buckets / 8 * 7)
+    }
 }
 
 /// The search was stopped by its limits.

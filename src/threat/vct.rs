@@ -39,6 +39,8 @@ pub struct VctOptions {
     pub threat_fours: Option<u32>,
     /// When to stop.
     pub limits: Limits,
+    /// Entries the transposition table keeps before it is cleared (default 4M).
+    pub table_entries: Option<usize>,
 }
 
 /// Entries kept before the table is cleared.
@@ -563,7 +565,7 @@ impl<'a> Search<'a> {
     }
 
     fn store(&mut self, key: u64, entry: Entry) {
-        if self.table.len() >= TABLE_CAP {
+        if self.table.len() >= self.options.table_entries.unwrap_or(TABLE_CAP) {
             self.table.clear();
         }
         self.table.insert(key, entry);

@@ -96,3 +96,45 @@ fn bad_input_is_one_line_and_exit_two() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// The output of `renju ARGS` run on a terminal (`script` from util-linux gives it one).
+fn on_a_terminal(args: &str) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("renju");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin.display()), "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) runs the command on a terminal");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// On a terminal, stderr gets a progress bar with nodes, nodes per second, the root's proof
+/// and disproof numbers, table fill and elapsed time; `--quiet` turns it off, and so does a
+/// stderr that is not a terminal.
+#[test]
+fn progress_bar_on_a_terminal_only() {
+    let shown = on_a_terminal("solve h8 --time 1");
+    for part in [
+        " nodes, ",
+        "/s, root pn ",
+        " dn ",
+        ", table ",
+        "% (",
+        " entries), ",
+    ] {
+        assert!(shown.contains(part), "{part:?} missing from {shown:?}");
+    }
+    let quiet = on_a_terminal("solve h8 --time 1 --quiet");
+    assert!(!quiet.contains("root pn"), "{quiet:?}");
+    assert!(quiet.contains("result:      unknown"), "{quiet:?}");
+    let piped = renju()
+        .args(["solve", "h8", "--time", "1"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert!(
+        piped.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+}
