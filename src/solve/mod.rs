@@ -155,6 +155,21 @@ struct Entry {
     moves: Option<Rc<[Move]>>,
 }
 
+impl Entry {
+    /// A node proved without moves to keep.
+    const PROVED: Entry = Entry {
+        pn: 0,
+        dn: INF,
+        moves: None,
+    };
+    /// A node disproved without moves to keep.
+    const DISPROVED: Entry = Entry {
+        pn: INF,
+        dn: 0,
+        moves: None,
+    };
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Move {
     point: Point,
@@ -221,6 +236,7 @@ struct Prover<'a> {
 impl<'a> Prover<'a> {
     fn new(board: &Board, attacker: Color, options: &'a SolveOptions, share: usize) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
+        let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
         // A quarter of the share for the VCF table, an eighth for the VCT leaf searches, the
         // rest for the proof table.
         Prover {
@@ -229,9 +245,8 @@ impl<'a> Prover<'a> {
             full_width: options.full_width,
             limits: &options.limits,
             root_stones: board.moves().len(),
-            vct_nodes: options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES),
-            root_vct_open: board.to_move() == attacker
-                && options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES) > 0,
+            vct_nodes,
+            root_vct_open: board.to_move() == attacker && vct_nodes > 0,
             root_vct_won: None,
             table: ZobristMap::default(),
             table_bytes: 0,
@@ -301,12 +316,7 @@ impl<'a> Prover<'a> {
                 self.root_vct_open = false;
                 self.root_vct_won = Some(budget);
                 let key = self.board.canonical().key;
-                let proved = Entry {
-                    pn: 0,
-                    dn: INF,
-                    moves: None,
-                };
-                self.store(key, proved);
+                self.store(key, Entry::PROVED);
             }
             // No VCT at all: a larger budget would not find one.
             Ok((false, _, true)) => self.root_vct_open = false,
@@ -543,7 +553,8 @@ impl<'a> Prover<'a> {
         // ones are held at once. Make room first if that would pass the bound.
         let grows = self.table.len() >= self.table.capacity() && !self.table.contains_key(&key);
         let peak = if grows {
-            buckets(self.table.capacity().max(3) + 1) * SLOT_BYTES + self.table_total()
+            // hashbrown's smallest bucket array has 4 buckets.
+            (2 * buckets(self.table.capacity())).max(4) * SLOT_BYTES + self.table_total()
         } else {
             self.table_total()
         };
@@ -611,25 +622,11 @@ impl<'a> Prover<'a> {
                     return (1, 1);
                 }
                 Ok(Expansion::Proved) => {
-                    self.store(
-                        key,
-                        Entry {
-                            pn: 0,
-                            dn: INF,
-                            moves: None,
-                        },
-                    );
+                    self.store(key, Entry::PROVED);
                     return (0, INF);
                 }
                 Ok(Expansion::Disproved) => {
-                    self.store(
-                        key,
-                        Entry {
-                            pn: INF,
-                            dn: 0,
-                            moves: None,
-                        },
-                    );
+                    self.store(key, Entry::DISPROVED);
                     return (INF, 0);
                 }
                 Ok(Expansion::Moves(moves)) => {
@@ -733,12 +730,7 @@ impl<'a> Prover<'a> {
                     self.borrowed_bytes += bytes;
                     self.table_bytes += bytes;
                 }
-                let proved = Entry {
-                    pn: 0,
-                    dn: INF,
-                    moves: None,
-                };
-                self.store(key, proved);
+                self.store(key, Entry::PROVED);
             }
             self.board.undo();
         }

@@ -6,6 +6,7 @@ mod cli;
 mod cli_search;
 mod cli_solve;
 mod golden;
+mod ladder;
 mod line_check;
 mod proof_replay;
 mod props;

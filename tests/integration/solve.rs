@@ -6,6 +6,7 @@ use renju::notation::{PositionOptions, parse_diagram};
 use renju::rules::{Board, Color, Rule, Rules, Size};
 use renju::solve::{Proof, ProofNode, SolveOptions, Verdict, solve};
 
+use crate::ladder::rungs;
 use crate::proof_replay::check_proof;
 use crate::threats::{Case, cases};
 
@@ -185,52 +186,20 @@ fn the_replay_check_rejects_a_full_board_as_a_win() {
     assert!(err.contains("full"), "{err}");
 }
 
-#[derive(serde::Deserialize)]
-struct Rung {
-    id: String,
-    from: String,
-    taken_back: Vec<String>,
-    expect: String,
-    heavy: bool,
-}
-
 /// The light rungs of the bench ladder (quintet boards with attacker stones taken back, the
 /// attacker to move) get their recorded verdict, and their proofs replay.
 #[test]
 fn light_ladder_rungs_are_proved() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/threats/ladder.jsonl"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let rungs: Vec<Rung> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     let mut proved_rungs = 0;
-    for rung in rungs.iter().filter(|r| !r.heavy) {
-        let case = cases().into_iter().find(|c| c.id == rung.from).unwrap();
-        let attacker: Color = case.attacker.parse().unwrap();
-        let full = board_of(&case, attacker);
-        let mut board = Board::new(full.size(), full.rules());
-        for (p, c) in full.stones() {
-            if !rung.taken_back.contains(&p.to_string()) {
-                board.put(p, c).unwrap();
-            }
-        }
-        assert_eq!(
-            board.stones().count() + rung.taken_back.len(),
-            full.stones().count(),
-            "{}: the stones taken back were on the board",
+    for rung in rungs().iter().filter(|r| !r.heavy) {
+        let want = rung.verdict();
+        assert_ne!(
+            want,
+            Verdict::Unknown,
+            "{}: light rungs are proved",
             rung.id
         );
-        board.set_to_move(attacker);
-        let want = match rung.expect.as_str() {
-            "win" => Verdict::Win,
-            "loss" => Verdict::Loss,
-            other => panic!("{}: light rungs are proved, not {other}", rung.id),
-        };
-        proved(&board, want, &rung.id);
+        proved(&rung.board(), want, &rung.id);
         proved_rungs += 1;
     }
     assert!(proved_rungs >= 3);
