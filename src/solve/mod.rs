@@ -137,8 +137,9 @@ const COUNTER_FOURS: u32 = 3;
 const SLOT_BYTES: usize = size_of::<(u64, Entry)>() + 1;
 /// Bytes of a kept move list besides its moves: reference counts and allocator overhead.
 const MOVES_OVERHEAD: usize = 32;
-/// Estimated bytes of an entry of a VCT leaf search's table, its moves included.
-const VCT_ENTRY_BYTES: usize = 256;
+/// Estimated bytes of an entry of a VCT leaf search's table, its moves included (measured:
+/// about 1M entries in about 130 MB on `bench_vct_small_but_long`).
+const VCT_ENTRY_BYTES: usize = 128;
 /// Estimated bytes of a borrowed proof's entry (the tree itself is shared).
 const BORROWED_BYTES: usize = 48;
 /// Estimated bytes of a node of a lent proof tree.
@@ -237,7 +238,8 @@ impl<'a> Prover<'a> {
     fn new(board: &Board, attacker: Color, options: &'a SolveOptions, share: usize) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
         let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
-        // A quarter of the share for the VCF table, an eighth for the VCT leaf searches, the
+        // A quarter of the share for the VCF table, a quarter for the VCT leaf searches (the
+        // root's rounds need about a million entries on the larger quintet positions), the
         // rest for the proof table.
         Prover {
             board: board.clone(),
@@ -250,8 +252,8 @@ impl<'a> Prover<'a> {
             root_vct_won: None,
             table: ZobristMap::default(),
             table_bytes: 0,
-            table_bound: bound - bound / 4 - bound / 8,
-            vct_entries: (bound / 8 / VCT_ENTRY_BYTES).max(1024),
+            table_bound: bound - bound / 4 - bound / 4,
+            vct_entries: (bound / 4 / VCT_ENTRY_BYTES).max(1024),
             borrowed: ZobristMap::default(),
             borrowed_bytes: 0,
             vcf_table: VcfTable::within_bytes(bound / 4),
