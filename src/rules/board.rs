@@ -326,6 +326,14 @@ impl Board {
         image
     }
 
+    /// The fewest stones `color` still needs for a win: the fewest empty points in a
+    /// stretch of `k` points on one line holding no opponent stone. `None` when every such
+    /// stretch is blocked, so `color` can never complete a five (under renju, White can still
+    /// win when Black has only forbidden moves).
+    pub fn fewest_stones_to_five(&self, color: Color) -> Option<u32> {
+        self.lines.fewest_missing(color, u32::from(self.rules.k()))
+    }
+
     /// The line masks, for the pattern tables.
     pub(crate) fn lines(&self) -> &Lines {
         &self.lines
@@ -576,5 +584,75 @@ mod tests {
         assert_eq!(t.hash(), b.hash_under(Symmetry::Rotate90).unwrap());
         let moves: Vec<String> = t.moves().iter().map(ToString::to_string).collect();
         assert_eq!(moves, ["h8", "g8", "g9"]);
+    }
+
+    /// The stretch count from the line masks equals a walk over every point and direction, on
+    /// boards of several shapes and win lengths.
+    #[test]
+    fn fewest_stones_to_five_matches_a_walk() {
+        let walk = |b: &Board, color: Color| -> Option<u32> {
+            let k = i32::from(b.rules().k());
+            let mut fewest = None;
+            for start in b.size().points() {
+                for d in Direction::ALL {
+                    let stretch: Option<Vec<Point>> =
+                        (0..k).map(|i| start.step(d, i, b.size())).collect();
+                    let Some(stretch) = stretch else { continue };
+                    if stretch
+                        .iter()
+                        .any(|&q| b.stone(q) == Some(color.opponent()))
+                    {
+                        continue;
+                    }
+                    let missing = stretch.iter().filter(|&&q| b.is_empty(q)).count() as u32;
+                    fewest = Some(fewest.map_or(missing, |f: u32| f.min(missing)));
+                }
+            }
+            fewest
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut blocked = 0;
+        for (cols, rows, k) in [
+            (5, 5, 4),
+            (4, 4, 4),
+            (3, 3, 3),
+            (7, 4, 5),
+            (15, 15, 5),
+            (20, 20, 6),
+        ] {
+            let rules = Rules::new(super::super::Rule::Freestyle, Some(k)).unwrap();
+            for _ in 0..200 {
+                let mut b = Board::new(Size::new(cols, rows).unwrap(), rules);
+                let stones = next(b.size().area() as u64);
+                for _ in 0..stones {
+                    let q = Point::new(next(u64::from(cols)) as u8, next(u64::from(rows)) as u8);
+                    let color = if next(2) == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let _ = b.put(q, color);
+                }
+                for color in [Color::Black, Color::White] {
+                    let want = walk(&b, color);
+                    blocked += usize::from(want.is_none());
+                    assert_eq!(
+                        b.fewest_stones_to_five(color),
+                        want,
+                        "{cols}x{rows} k={k}\n{b:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            blocked >= 20,
+            "only {blocked} boards with every stretch blocked"
+        );
     }
 }

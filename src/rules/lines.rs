@@ -190,6 +190,35 @@ impl Lines {
         }
     }
 
+    /// The fewest `color` stones missing from any `k`-point stretch of one line that holds
+    /// no opponent stone and no off-board point: how far `color` is from a win of length
+    /// `k`, at best. `None` when no such stretch is left, so `color` can never make one.
+    pub(crate) fn fewest_missing(&self, color: Color, k: u32) -> Option<u32> {
+        let c = color.index();
+        let span = (1u32 << k) - 1;
+        let mut fewest: Option<u32> = None;
+        for di in 0..4 {
+            for line in 0..MAX_LINES {
+                let free = !(self.stones[1 - c][di][line] | self.edge[di][line]);
+                // Bit s of `starts`: the stretch from s to s+k-1 is free.
+                let mut starts = free;
+                for i in 1..k {
+                    starts &= free >> i;
+                }
+                let own = self.stones[c][di][line];
+                while starts != 0 {
+                    let s = starts.trailing_zeros();
+                    starts &= starts - 1;
+                    let missing = k - (own & span << s).count_ones();
+                    if fewest.is_none_or(|f| missing < f) {
+                        fewest = Some(missing);
+                    }
+                }
+            }
+        }
+        fewest
+    }
+
     /// The window `p-5..=p+5` along direction index `di` as `color` sees it: (own stones,
     /// blocks) masks, blocks being the opponent's stones and off-board points, with `p` at bit
     /// 5 and `p+i` at bit `5+i`.

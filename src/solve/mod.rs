@@ -529,11 +529,34 @@ impl<'a> Prover<'a> {
     }
 
     fn expand(&mut self) -> Result<Expansion, Stopped> {
+        if self.full_width && self.out_of_reach() {
+            return Ok(Expansion::Disproved);
+        }
         if self.is_or() {
             self.expand_or()
         } else {
             self.expand_and()
         }
+    }
+
+    /// Whether the attacker can no longer win: every stretch of `k` points on a line holds a
+    /// defender stone, or the closest one needs more stones than the attacker has moves left
+    /// before the board is full. Not under renju with White attacking: White also wins when
+    /// Black has only forbidden moves.
+    fn out_of_reach(&self) -> bool {
+        if self.board.rules().has_forbidden() && self.attacker == Color::White {
+            return false;
+        }
+        let stones = self.board.stone_count(Color::Black) + self.board.stone_count(Color::White);
+        let empty = self.board.size().area() - stones;
+        let moves_left = if self.is_or() {
+            empty.div_ceil(2)
+        } else {
+            empty / 2
+        };
+        self.board
+            .fewest_stones_to_five(self.attacker)
+            .is_none_or(|missing| missing as usize > moves_left)
     }
 
     /// The canonical key of the position after `m`.

@@ -3,7 +3,7 @@
 //! which in turn rejects mutilated proofs.
 
 use renju::notation::{PositionOptions, parse_diagram};
-use renju::rules::{Board, Color, Rule, Rules, Size};
+use renju::rules::{Board, Color, Point, Rule, Rules, Size};
 use renju::solve::{Proof, ProofNode, SolveOptions, Verdict, solve};
 
 use crate::ladder::rungs;
@@ -12,12 +12,33 @@ use crate::threats::{Case, cases};
 
 fn full_width(cols: u32, rows: u32, k: u32) -> Verdict {
     let rules = Rules::new(Rule::Freestyle, Some(k)).unwrap();
-    let board = Board::new(Size::new(cols, rows).unwrap(), rules);
+    full_width_from(&Board::new(Size::new(cols, rows).unwrap(), rules))
+}
+
+/// A small freestyle board from a row-major string (`B`, `W`, `.`; the first character is a1,
+/// then b1, ...), Black to move.
+fn small_board(cols: u32, rows: u32, k: u32, cells: &str) -> Board {
+    let rules = Rules::new(Rule::Freestyle, Some(k)).unwrap();
+    let mut board = Board::new(Size::new(cols, rows).unwrap(), rules);
+    for (i, c) in cells.chars().enumerate() {
+        let p = Point::new((i as u32 % cols) as u8, (i as u32 / cols) as u8);
+        match c {
+            'B' => board.put(p, Color::Black).unwrap(),
+            'W' => board.put(p, Color::White).unwrap(),
+            _ => {}
+        }
+    }
+    board.set_to_move(Color::Black);
+    board
+}
+
+fn full_width_from(board: &Board) -> Verdict {
+    let (cols, rows, k) = (board.size().cols(), board.size().rows(), board.rules().k());
     let options = SolveOptions {
         full_width: true,
         ..SolveOptions::default()
     };
-    let solution = solve(&board, &options, &mut |_| {});
+    let solution = solve(board, &options, &mut |_| {});
     if let Some(proof) = &solution.proof {
         check_proof(proof).unwrap_or_else(|e| panic!("{cols}x{rows} k={k}: {e}"));
     }
@@ -32,6 +53,38 @@ fn small_boards_match_the_published_values() {
     assert_eq!(full_width(3, 4, 3), Verdict::Win);
     assert_eq!(full_width(4, 4, 3), Verdict::Win);
     assert_eq!(full_width(4, 4, 4), Verdict::Draw);
+}
+
+/// 5x5 k=4 is a draw (C. Y. Lee, in `rules.md`): the search gives up on a side once none of its
+/// four-point stretches is free of the other's stones, or the nearest needs more stones than it
+/// has moves left.
+#[test]
+fn five_by_five_k4_is_a_draw() {
+    assert_eq!(full_width(5, 5, 4), Verdict::Draw);
+}
+
+/// Wins that need the attacker's very last moves before the board is full: the bound on the
+/// moves left must not cut them off (Black to move; found by a brute-force minimax).
+#[test]
+fn full_width_sees_wins_on_the_last_moves() {
+    for (cols, rows, cells) in [(3, 3, ".B.WWBBW."), (4, 3, "BW.BW..WBW.B")] {
+        let board = small_board(cols, rows, 3, cells);
+        assert_eq!(
+            board.fewest_stones_to_five(Color::Black),
+            Some(2),
+            "{cells}"
+        );
+        assert_eq!(full_width_from(&board), Verdict::Win, "{cells}");
+        // Without the root's VCT, which finds these forks before the proof search starts.
+        let options = SolveOptions {
+            full_width: true,
+            vct_nodes: Some(0),
+            ..SolveOptions::default()
+        };
+        let solution = solve(&board, &options, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Win, "{cells} without VCT leaves");
+        check_proof(solution.proof.as_ref().unwrap()).unwrap();
+    }
 }
 
 fn quick_vct_cases() -> Vec<Case> {
