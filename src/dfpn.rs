@@ -23,16 +23,36 @@ pub(crate) struct Combined {
     second: u32,
 }
 
+/// How the numbers a node must see all of (dn at an OR node, pn at an AND node) are added up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sum {
+    /// The plain sum of df-pn.
+    Plain,
+    /// Weak proof numbers (Ueda et al., 2008): the largest, plus one for each other unsolved
+    /// child. In a DAG, the plain sum counts a position shared by several children once per
+    /// path; this bound counts it at most once per child.
+    Weak,
+}
+
 /// Combines the children's (pn, dn): an OR node takes the smallest pn and adds up the dn; an
-/// AND node the reverse.
-pub(crate) fn combine(is_or: bool, children: impl Iterator<Item = (u32, u32)>) -> Combined {
+/// AND node the reverse, adding up as `sum` says.
+pub(crate) fn combine(
+    is_or: bool,
+    sum_by: Sum,
+    children: impl Iterator<Item = (u32, u32)>,
+) -> Combined {
     let (mut best, mut best_value, mut second) = (0usize, INF, INF);
     let (mut sum, mut infinite) = (0u32, false);
+    let (mut largest, mut unsolved) = (0u32, 0u32);
     let mut best_child = (1, 1);
     for (i, (cpn, cdn)) in children.enumerate() {
         let (select, add) = if is_or { (cpn, cdn) } else { (cdn, cpn) };
         infinite |= add == INF;
         sum = sum.saturating_add(add).min(BIG);
+        if add != 0 {
+            largest = largest.max(add.min(BIG));
+            unsolved += 1;
+        }
         if select < best_value {
             second = best_value;
             best_value = select;
@@ -41,6 +61,9 @@ pub(crate) fn combine(is_or: bool, children: impl Iterator<Item = (u32, u32)>) -
         } else if select < second {
             second = select;
         }
+    }
+    if sum_by == Sum::Weak {
+        sum = largest.saturating_add(unsolved.saturating_sub(1)).min(BIG);
     }
     if infinite {
         sum = INF;
@@ -80,4 +103,27 @@ pub(crate) fn child_thresholds(is_or: bool, th_pn: u32, th_dn: u32, c: &Combined
         )
     };
     (pn.min(INF - 1), dn.min(INF - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_numbers_take_the_largest_plus_the_other_unsolved() {
+        // An AND node: pn adds up over the unsolved replies, dn is the smallest.
+        let children = [(3, 2), (5, 1), (0, INF), (1, 4)];
+        let plain = combine(false, Sum::Plain, children.into_iter());
+        assert_eq!((plain.pn, plain.dn, plain.best), (9, 1, 1));
+        let weak = combine(false, Sum::Weak, children.into_iter());
+        assert_eq!((weak.pn, weak.dn, weak.best), (5 + 2, 1, 1));
+        // An OR node: the same for dn.
+        let weak = combine(true, Sum::Weak, [(2, 6), (4, 3)].into_iter());
+        assert_eq!((weak.pn, weak.dn), (2, 6 + 1));
+        // A disproved reply disproves an AND node, and all proved replies prove it.
+        let dead = combine(false, Sum::Weak, [(INF, 0), (2, 2)].into_iter());
+        assert_eq!((dead.pn, dead.dn), (INF, 0));
+        let done = combine(false, Sum::Weak, [(0, INF), (0, INF)].into_iter());
+        assert_eq!((done.pn, done.dn), (0, INF));
+    }
 }

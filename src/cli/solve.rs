@@ -38,8 +38,9 @@ pub struct SolveArgs {
     /// small boards.
     #[arg(long)]
     full_width: bool,
-    /// Node budget of the VCT search tried at each new attacker node (the root gets 1000
-    /// times as much); 0 turns it off. A VCT found proves the node.
+    /// Node budget of the VCT search tried at each new attacker node below the root (the
+    /// root's VCT runs in rounds beside the proof search instead); 0 turns both off. A VCT
+    /// found proves the node.
     #[arg(long, value_name = "N", default_value_t = renju::solve::DEFAULT_VCT_NODES)]
     vct_nodes: u64,
     /// Write the proof tree (JSON, format `renju-proof` version 1) to FILE, atomically.

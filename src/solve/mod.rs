@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::dfpn::{INF, child_thresholds, combine};
+use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Point, Symmetry};
 use crate::threat::{
     Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTree, ZobristMap,
@@ -232,6 +232,11 @@ struct Prover<'a> {
     stopped: bool,
     /// The table is full of resolved entries.
     full: bool,
+    /// How children's numbers add up: weak proof numbers in full width, where every move
+    /// order transposes and the plain sum counts shared positions many times over (5x5 k=4:
+    /// 8.5M nodes instead of 16.7M); the plain sum otherwise, where it did as well or better
+    /// on the ladder (`BENCHMARKS.md`).
+    sum: Sum,
 }
 
 impl<'a> Prover<'a> {
@@ -261,6 +266,11 @@ impl<'a> Prover<'a> {
             budget: u64::MAX,
             stopped: false,
             full: false,
+            sum: if options.full_width {
+                Sum::Weak
+            } else {
+                Sum::Plain
+            },
         }
     }
 
@@ -669,7 +679,7 @@ impl<'a> Prover<'a> {
                 .iter()
                 .zip(&child_keys)
                 .map(|(m, &k)| self.lookup(k).map_or((m.pn, m.dn), |e| (e.pn, e.dn)));
-            let combined = combine(is_or, children);
+            let combined = combine(is_or, self.sum, children);
             let (pn, dn) = (combined.pn, combined.dn);
             let resolved = pn == 0 || dn == 0;
             self.store(

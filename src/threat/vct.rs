@@ -23,7 +23,7 @@
 //! (within the depth limit) holds no win; a stop gives `unknown`, and so does a failure under
 //! caro, whose VCF sub-searches are not exhaustive.
 
-use crate::dfpn::{INF, child_thresholds, combine};
+use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
 use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
@@ -633,7 +633,7 @@ impl<'a> Search<'a> {
                 }
                 (cpn, cdn)
             });
-            let combined = combine(is_or, children);
+            let combined = combine(is_or, Sum::Plain, children);
             let (pn, dn) = (combined.pn, combined.dn);
             let entry = Entry {
                 pn,
