@@ -1,11 +1,11 @@
-//! Criterion benches for `solve`: the ladder of quintet positions with attacker stones taken
-//! back (`tests/data/threats/ladder.jsonl`, derived from the MIT quintet boards), a VCT
-//! position proved by `solve`, and the full-width small boards. Each bench asserts its verdict
-//! inside the timed loop.
+//! Criterion benches for `solve`: the ladder of quintet positions with stones taken back
+//! (`tests/data/threats/ladder.jsonl`, derived from the MIT quintet boards), a VCT position
+//! proved by `solve`, and the full-width small boards. Each bench asserts its verdict inside
+//! the timed loop.
 //!
-//! Rungs marked `heavy`, 4x4 k=4 and 5x5 k=4 take seconds to a minute a
-//! run; they are measured only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by
-//! `cargo test`, which runs every other bench once).
+//! Rungs marked `heavy`, 4x4 k=4 and 5x5 k=4 take seconds to a minute a run; they are
+//! measured only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which
+//! runs every other bench once).
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,5 +1,6 @@
-//! The bench ladder, `tests/data/threats/ladder.jsonl`: quintet VCT boards with attacker stones
-//! taken back, the attacker still to move. Shared by the integration tests and
+//! The bench ladder, `tests/data/threats/ladder.jsonl`: quintet VCT boards with stones taken
+//! back (one attacker stone, or an attacker stone and a defender stone), the attacker still to
+//! move. Shared by the integration tests and
 //! `benches/solve.rs` (which includes this file by path), so both build the same positions.
 
 use renju::notation::{PositionOptions, parse_diagram};
@@ -13,7 +14,7 @@ pub struct Rung {
     pub id: String,
     /// The quintet case it comes from.
     pub from: String,
-    /// The attacker stones removed.
+    /// The stones removed: an attacker stone, then possibly a defender stone.
     pub taken_back: Vec<String>,
     /// Our verdict: `win`, `loss`, or `unknown` where none is proved yet.
     pub expect: String,

@@ -239,8 +239,8 @@ fn the_replay_check_rejects_a_full_board_as_a_win() {
     assert!(err.contains("full"), "{err}");
 }
 
-/// The light rungs of the bench ladder (quintet boards with attacker stones taken back, the
-/// attacker to move) get their recorded verdict, and their proofs replay.
+/// The light rungs of the bench ladder (quintet boards with stones taken back, the attacker to
+/// move) get their recorded verdict, and their proofs replay.
 #[test]
 fn light_ladder_rungs_are_proved() {
     let mut proved_rungs = 0;
