@@ -76,6 +76,8 @@ pub struct Board {
     stones: [u16; 2],
     /// Zobrist key of the stones (not the side to move) under each symmetry in [`Symmetry::ALL`].
     keys: [u64; 8],
+    /// The stone keys of this size under each symmetry.
+    symmetric_keys: &'static zobrist::SymmetricKeys,
 }
 
 impl Board {
@@ -91,6 +93,7 @@ impl Board {
             to_move: Color::Black,
             stones: [0; 2],
             keys: [0; 8],
+            symmetric_keys: zobrist::symmetric_keys(size),
         }
     }
 
@@ -175,22 +178,31 @@ impl Board {
         }
     }
 
+    /// Puts or takes the keys of a `color` stone at `p` in or out of every symmetric key.
+    #[inline]
+    fn toggle_keys(&mut self, p: Point, color: Color) {
+        let slot = p.slot();
+        for (key, by_slot) in self
+            .keys
+            .iter_mut()
+            .zip(&self.symmetric_keys[color.index()])
+        {
+            *key ^= by_slot[slot];
+        }
+    }
+
     fn add_stone(&mut self, p: Point, color: Color) {
         self.cells[p.slot()] = Some(color);
         self.lines.put(p, color);
         self.stones[color.index()] += 1;
-        for &s in Symmetry::of(self.size) {
-            self.keys[s.index()] ^= zobrist::stone(color, s.apply(p, self.size));
-        }
+        self.toggle_keys(p, color);
     }
 
     fn remove_stone(&mut self, p: Point, color: Color) {
         self.cells[p.slot()] = None;
         self.lines.remove(p, color);
         self.stones[color.index()] -= 1;
-        for &s in Symmetry::of(self.size) {
-            self.keys[s.index()] ^= zobrist::stone(color, s.apply(p, self.size));
-        }
+        self.toggle_keys(p, color);
     }
 
     /// Places a set-up stone of `color` at `p`. It is not a move: the side to move does not

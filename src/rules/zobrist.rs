@@ -3,7 +3,11 @@
 //! The keys come from a fixed-seed SplitMix64 stream evaluated at compile time, so hashes are
 //! the same in every build and on every machine, and can be stored in files.
 
-use super::geometry::{Color, Point, SLOTS};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use super::geometry::{Color, Point, SLOTS, Size};
+use super::symmetry::Symmetry;
 
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -39,6 +43,31 @@ pub(crate) const WHITE_TO_MOVE: u64 = splitmix64(0x5245_4E4A_5530_0002).1;
 #[inline]
 pub(crate) fn stone(color: Color, p: Point) -> u64 {
     STONE_KEYS[color.index()][p.slot()]
+}
+
+/// The key of each stone as seen through each symmetry of one board size,
+/// `[colour][symmetry][slot]`: a move updates the eight keys without mapping its point.
+pub(crate) type SymmetricKeys = [[[u64; SLOTS]; 8]; 2];
+
+/// The [`SymmetricKeys`] of `size`, made once per size and kept for the life of the process
+/// (51 KiB each). Symmetries a rectangle lacks have zero keys.
+pub(crate) fn symmetric_keys(size: Size) -> &'static SymmetricKeys {
+    static MADE: OnceLock<Mutex<HashMap<Size, &'static SymmetricKeys>>> = OnceLock::new();
+    let mut made = MADE
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    made.entry(size).or_insert_with(|| {
+        let mut keys: Box<SymmetricKeys> = Box::new([[[0; SLOTS]; 8]; 2]);
+        for color in [Color::Black, Color::White] {
+            for &s in Symmetry::of(size) {
+                for p in size.points() {
+                    keys[color.index()][s.index()][p.slot()] = stone(color, s.apply(p, size));
+                }
+            }
+        }
+        Box::leak(keys)
+    })
 }
 
 #[cfg(test)]

@@ -615,15 +615,27 @@ impl<'a> Search<'a> {
         let is_or = self.is_or();
         let child_depth_key = depth_key(self.child_depth(depth));
         let child_depth = self.child_depth(depth);
+        let child_keys: Vec<u64> = moves
+            .iter()
+            .map(|m| self.board.hash_after(m.point) ^ child_depth_key)
+            .collect();
+        let lookup = |table: &super::ZobristMap<Entry>, m: &Move, key: u64| {
+            table
+                .get(&key)
+                .map_or((m.pn, m.dn, 0), |e| (e.pn, e.dn, e.len))
+        };
+        // The children's (pn, dn, len), read once; after that only the child just searched is
+        // read again. A sibling's entry can change meanwhile only through a transposition, and
+        // a stale copy is just a worse estimate: proved and disproved stay true.
+        let mut children: Vec<(u32, u32, u32)> = moves
+            .iter()
+            .zip(&child_keys)
+            .map(|(m, &k)| lookup(&self.table, m, k))
+            .collect();
         loop {
             // Proof length: the quickest proved child of an OR node, the longest of an AND node.
             let mut len = if is_or { INF } else { certificate_len };
-            let children = moves.iter().map(|m| {
-                let ckey = self.board.hash_after(m.point) ^ child_depth_key;
-                let (cpn, cdn, clen) = self
-                    .table
-                    .get(&ckey)
-                    .map_or((m.pn, m.dn, 0), |e| (e.pn, e.dn, e.len));
+            for &(cpn, _, clen) in &children {
                 if cpn == 0 {
                     len = if is_or {
                         len.min(clen + 1)
@@ -631,9 +643,12 @@ impl<'a> Search<'a> {
                         len.max(clen)
                     };
                 }
-                (cpn, cdn)
-            });
-            let combined = combine(is_or, Sum::Plain, children);
+            }
+            let combined = combine(
+                is_or,
+                Sum::Plain,
+                children.iter().map(|&(cpn, cdn, _)| (cpn, cdn)),
+            );
             let (pn, dn) = (combined.pn, combined.dn);
             let entry = Entry {
                 pn,
@@ -647,10 +662,11 @@ impl<'a> Search<'a> {
                 return (pn, dn);
             }
             let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
-            let m = moves[combined.best].point;
-            self.board.play_unchecked(m);
+            let best = combined.best;
+            self.board.play_unchecked(moves[best].point);
             self.mid(child_depth, c_th_pn, c_th_dn);
             self.board.undo();
+            children[best] = lookup(&self.table, &moves[best], child_keys[best]);
         }
     }
 
