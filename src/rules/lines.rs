@@ -61,6 +61,46 @@ fn point_at(di: usize, line: u32, pos: u32, rows: u32) -> Point {
     Point::new(x as u8, y as u8)
 }
 
+/// The number of stones in every five-point stretch of one line mask at once, bit-sliced:
+/// bit s of `ones`, `twos` and `fours` are the binary digits of the count in s..=s+4.
+struct StretchCounts {
+    ones: u32,
+    twos: u32,
+    fours: u32,
+}
+
+impl StretchCounts {
+    #[inline]
+    fn of(own: u32) -> StretchCounts {
+        let (a, b, c, d, e) = (own, own >> 1, own >> 2, own >> 3, own >> 4);
+        // a + b + c = s3 + 2 c3, d + e = s2 + 2 c2, then the halves are added.
+        let s3 = a ^ b ^ c;
+        let c3 = (a & b) | (c & (a ^ b));
+        let s2 = d ^ e;
+        let c2 = d & e;
+        let carry = s3 & s2;
+        StretchCounts {
+            ones: s3 ^ s2,
+            twos: c3 ^ c2 ^ carry,
+            fours: (c3 & c2) | (carry & (c3 ^ c2)),
+        }
+    }
+
+    /// The stretches holding at least `min` stones (1 to 5; none for larger `min`).
+    #[inline]
+    fn at_least(&self, min: u32) -> u32 {
+        match min {
+            0 => u32::MAX,
+            1 => self.ones | self.twos | self.fours,
+            2 => self.twos | self.fours,
+            3 => self.fours | (self.twos & self.ones),
+            4 => self.fours,
+            5 => self.fours & self.ones,
+            _ => 0,
+        }
+    }
+}
+
 impl Lines {
     /// Empty lines for a board of `size`: every off-board point blocks.
     pub(crate) fn new(size: Size) -> Lines {
@@ -142,24 +182,18 @@ impl Lines {
     #[inline]
     fn stretches(&self, c: usize, di: usize, line: usize, mins: [u32; 3]) -> [u32; 3] {
         let own = self.stones[c][di][line];
-        let blocked = self.stones[1 - c][di][line] | self.edge[di][line];
-        let mut good = [0u32; 3];
         if own == 0 {
-            return good;
+            return [0; 3];
         }
-        // Only stretches that hold an own stone can count.
-        let first = own.trailing_zeros().saturating_sub(4);
-        let last = (31 - own.leading_zeros()).min(32 - 5);
-        for s in first..=last {
-            let span = 0b11111u32 << s;
-            if blocked & span == 0 {
-                let n = (own & span).count_ones();
-                for (g, &min) in good.iter_mut().zip(&mins) {
-                    if n >= min {
-                        *g |= span;
-                    }
-                }
-            }
+        let free = !(self.stones[1 - c][di][line] | self.edge[di][line]);
+        // Bit s of each mask speaks of the stretch s..=s+4. It is clear when all five points
+        // are free (bits past 31 read as blocked, so stretches leaving the mask never count).
+        let clear = free & free >> 1 & free >> 2 & free >> 3 & free >> 4;
+        let counts = StretchCounts::of(own);
+        let mut good = [0u32; 3];
+        for (g, &min) in good.iter_mut().zip(&mins) {
+            let starts = clear & counts.at_least(min);
+            *g = starts | starts << 1 | starts << 2 | starts << 3 | starts << 4;
         }
         good
     }
@@ -254,6 +288,29 @@ mod tests {
                     if let Some(q) = p.step(d, 1, size) {
                         assert_eq!(locate(d, q, size.rows()), (line, pos + 1), "{d:?} {p}->{q}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The bit-sliced stretch counts equal counting each stretch, on random masks.
+    #[test]
+    fn stretch_counts_match_counting() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let own = seed as u32;
+            let counts = StretchCounts::of(own);
+            for s in 0..32 {
+                let n = (own >> s & 0b11111).count_ones();
+                for min in 0..=6 {
+                    assert_eq!(
+                        counts.at_least(min) >> s & 1 == 1,
+                        n >= min,
+                        "own {own:#x} at {s}, min {min}"
+                    );
                 }
             }
         }
