@@ -31,8 +31,8 @@ use serde::Serialize;
 use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Point, Symmetry};
 use crate::threat::{
-    Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTree, ZobristMap,
-    prove_vct,
+    Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTable, VctTree,
+    ZobristMap, prove_vct,
 };
 
 pub use proof::{Proof, ProofNode};
@@ -212,8 +212,10 @@ struct Prover<'a> {
     vct_nodes: u64,
     /// The root is an attacker node whose VCT may still be found with a larger budget.
     root_vct_open: bool,
-    /// The budget within which a root VCT was found.
-    root_vct_won: Option<u64>,
+    /// The root's VCT search, kept between its rounds so each goes on from the last.
+    root_vct: VctTable,
+    /// The root's VCT proof, once a round found one.
+    root_vct_tree: Option<VctTree>,
     table: ZobristMap<Entry>,
     /// Estimated bytes of the moves kept in `table` and of the borrowed proofs; the hash
     /// map's own buckets are counted from its capacity (see [`Prover::table_total`]).
@@ -254,7 +256,8 @@ impl<'a> Prover<'a> {
             root_stones: board.moves().len(),
             vct_nodes,
             root_vct_open: board.to_move() == attacker && vct_nodes > 0,
-            root_vct_won: None,
+            root_vct: VctTable::default(),
+            root_vct_tree: None,
             table: ZobristMap::default(),
             table_bytes: 0,
             table_bound: bound - bound / 4 - bound / 4,
@@ -304,44 +307,52 @@ impl<'a> Prover<'a> {
         result.map(|(line, _)| line)
     }
 
-    /// The attacker's VCT (the attacker to move), within this node's budget: whether it wins,
-    /// and with `tree`, its proof. The budget depends only on the position, so a proof can be
-    /// rebuilt the way it was found: below the root it is the per-node budget; at the root it
-    /// is the one [`Prover::root_vct_round`] succeeded with (none before).
+    /// The attacker's VCT (the attacker to move): whether it wins, and with `tree`, its
+    /// proof. Below the root it is searched within the per-node budget, which depends only on
+    /// the position, so a proof can be rebuilt the way it was found. At the root it is the
+    /// proof [`Prover::root_vct_round`] found, if any.
     fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<VctTree>), Stopped> {
-        let budget = if self.board.moves().len() == self.root_stones {
-            self.root_vct_won.unwrap_or(0)
-        } else {
-            self.vct_nodes
-        };
-        self.vct_within(budget, tree)
+        if self.board.moves().len() == self.root_stones {
+            let found = self.root_vct_tree.as_ref();
+            return Ok((found.is_some(), found.filter(|_| tree).cloned()));
+        }
+        self.vct_within(self.vct_nodes, false, tree)
             .map(|(won, tree, _)| (won, tree))
     }
 
-    /// One round of the root's VCT search, with `budget` nodes; a win proves the root.
+    /// One round of the root's VCT search, `budget` more nodes from where the last round
+    /// stopped; a win proves the root, and its proof tree is kept for the proof.
     fn root_vct_round(&mut self, budget: u64) {
         if !self.root_vct_open {
             return;
         }
-        match self.vct_within(budget, false) {
-            Ok((true, _, _)) => {
+        match self.vct_within(budget, true, true) {
+            Ok((true, Some(tree), _)) => {
                 self.root_vct_open = false;
-                self.root_vct_won = Some(budget);
+                self.root_vct_tree = Some(tree);
+                self.root_vct = VctTable::default();
                 let key = self.board.canonical().key;
                 self.store(key, Entry::PROVED);
             }
             // No VCT at all: a larger budget would not find one.
-            Ok((false, _, true)) => self.root_vct_open = false,
-            Ok((false, _, false)) => {}
+            Ok((false, _, true)) => {
+                self.root_vct_open = false;
+                self.root_vct = VctTable::default();
+            }
+            // Not yet, or won but the tree not rebuilt within the budget: the next round goes
+            // on.
+            Ok(_) => {}
             Err(Stopped) => self.stopped = true,
         }
     }
 
     /// The attacker's VCT within `budget` nodes: whether it wins, its proof (with `tree`),
-    /// and whether the threat space was searched to the end without a win.
+    /// and whether the threat space was searched to the end without a win. With `resume`, the
+    /// root's search goes on from its last round; otherwise a fresh search starts.
     fn vct_within(
         &mut self,
         mut budget: u64,
+        resume: bool,
         tree: bool,
     ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
@@ -359,11 +370,18 @@ impl<'a> Prover<'a> {
             },
             table_entries: Some(self.vct_entries),
         };
+        let mut fresh = VctTable::default();
+        let table = if resume {
+            &mut self.root_vct
+        } else {
+            &mut fresh
+        };
         let found = prove_vct(
             &self.board,
             self.attacker,
             &options,
             &mut self.vcf_table,
+            table,
             tree,
         );
         self.nodes += found.nodes;

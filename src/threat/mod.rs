@@ -29,7 +29,7 @@ pub(crate) use zone::breaking_replies;
 /// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
 pub(crate) type ZobristMap<V> =
     std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;
-pub(crate) use vct::{VctNode, VctTree, prove as prove_vct};
+pub(crate) use vct::{VctNode, VctTable, VctTree, prove as prove_vct};
 pub use vct::{VctOptions, vct};
 
 /// How a winning line ends.

@@ -323,19 +323,29 @@ pub(crate) struct Proved {
     pub(crate) nodes: u64,
 }
 
+/// The table of a VCT search that a caller keeps between calls of [`prove`] on one position,
+/// so that a call with a larger budget goes on from where the last one stopped.
+#[derive(Default)]
+pub(crate) struct VctTable(super::ZobristMap<Entry>);
+
 /// A VCT search for `attacker`, to move on `board` with no five on it, as a leaf evaluator for
 /// another search: VCF failures go to (and come from) the caller's `vcf_table`, and with `tree`
-/// the proof is rebuilt from the search's table.
+/// the proof is rebuilt from the search's table. The search starts from `table` and leaves its
+/// table there: a fresh one searches from scratch; the one a stopped search on the same
+/// `board` left resumes it (its proved and disproved entries stay true, the others are
+/// estimates).
 pub(crate) fn prove(
     board: &Board,
     attacker: Color,
     options: &VctOptions,
     vcf_table: &mut VcfTable,
+    table: &mut VctTable,
     tree: bool,
 ) -> Proved {
     let mut board = board.clone();
     board.set_to_move(attacker);
     let mut search = Search::new(board, attacker, options, vcf_table);
+    search.table = std::mem::take(&mut table.0);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let won = pn == 0 && !search.stopped;
@@ -350,6 +360,7 @@ pub(crate) fn prove(
     } else {
         None
     };
+    table.0 = std::mem::take(&mut search.table);
     Proved {
         won,
         tree,
