@@ -2,11 +2,13 @@
 //! and what one more stone makes. These are the questions the threat search asks.
 //!
 //! Under rules with a pattern table (win length five, other than caro) a query is four table
-//! lookups; otherwise it counts runs on the board directly.
+//! lookups; freestyle and gomoku with another win length read whole-line masks; caro counts
+//! runs on the board directly (run counting is also the other two's cross-check in tests).
 
 use super::board::Board;
 use super::geometry::{Color, Direction, Point};
 use super::patterns::{Fives, pattern};
+use super::rule::Rule;
 
 /// What a stone at a point makes: a five, or fours and their five points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,13 +132,67 @@ impl Board {
                     }
                 }
             }
-            None => return self.four_by_runs(p, color),
+            None => match self.rules().rule() {
+                Rule::Freestyle => return self.four_by_masks(p, color, false),
+                Rule::Gomoku => return self.four_by_masks(p, color, true),
+                _ => return self.four_by_runs(p, color),
+            },
         }
         four
     }
 
-    /// [`Board::four_at`] by counting runs on the board, for rules without a pattern table
-    /// (and as the tables' cross-check in tests).
+    /// [`Board::four_at`] from whole-line masks, for freestyle (`exact` false: k or more in a
+    /// row) and gomoku (`exact`: exactly k) with any win length k. A five is k points of one
+    /// line, free of blocks, all `color` once `p` is added (and, exactly, with no `color`
+    /// stone just past either end); a five point is the one missing point of such a stretch.
+    fn four_by_masks(&self, p: Point, color: Color, exact: bool) -> Four {
+        let k = u32::from(self.rules().k());
+        let span = (1u32 << k) - 1;
+        // Per direction: the five points' bits, and the bit of `p`.
+        let mut found = [(0u32, 0u32); 4];
+        for (di, (points, p_bit)) in found.iter_mut().enumerate() {
+            let (own, blocked, at) = self.lines().line_through(di, p, color);
+            *p_bit = at;
+            let own = own | 1 << at;
+            for s in at.saturating_sub(k - 1)..=at.min(32 - k) {
+                let stretch = span << s;
+                if blocked & stretch != 0 {
+                    continue;
+                }
+                let ends = (1u32 << s >> 1) | 1u32.checked_shl(s + k).unwrap_or(0);
+                if exact && own & ends != 0 {
+                    continue;
+                }
+                let missing = stretch & !own;
+                match missing.count_ones() {
+                    0 => {
+                        return Four {
+                            five: true,
+                            ..Four::default()
+                        };
+                    }
+                    1 => *points |= missing,
+                    _ => {}
+                }
+            }
+        }
+        let mut four = Four::default();
+        for (d, (mut bits, at)) in Direction::ALL.into_iter().zip(found) {
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                let offset = bit as i32 - at as i32;
+                four.add(
+                    p.step(d, offset, self.size())
+                        .expect("a five point is on the board"),
+                );
+            }
+        }
+        four
+    }
+
+    /// [`Board::four_at`] by counting runs on the board, for caro (and as the cross-check of
+    /// the tables and the masks in tests).
     pub(crate) fn four_by_runs(&self, p: Point, color: Color) -> Four {
         if self.makes_five(p, color) {
             return Four {
@@ -297,6 +353,44 @@ mod tests {
                         let mut tp = t.points; let mut rp = r.points;
                         tp.sort(); rp.sort();
                         if t.count <= 2 { prop_assert_eq!(tp, rp, "{} {}", p, color); }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        /// Without a pattern table (win length other than five), the line-mask answer of
+        /// freestyle and gomoku equals run counting on every point, for both colours: the same
+        /// five, the same five points in the same order.
+        #[test]
+        fn masks_agree_with_run_counting(
+            exact in any::<bool>(),
+            k in 3u32..=9,
+            cols in 3u32..=20,
+            rows in 3u32..=20,
+            cells in proptest::collection::vec(0u8..3, 400),
+        ) {
+            let rule = if exact { Rule::Gomoku } else { Rule::Freestyle };
+            let size = Size::new(cols, rows).unwrap();
+            let mut b = Board::new(size, Rules::new(rule, Some(k)).unwrap());
+            for (p, c) in size.points().zip(cells) {
+                match c {
+                    1 => b.put(p, Color::Black).unwrap(),
+                    2 => b.put(p, Color::White).unwrap(),
+                    _ => {}
+                }
+            }
+            for p in b.points() {
+                for color in [Color::Black, Color::White] {
+                    if b.stone(p).is_some_and(|c| c != color) {
+                        continue;
+                    }
+                    let (m, r) = (b.four_at(p, color), b.four_by_runs(p, color));
+                    prop_assert_eq!(m.five, r.five, "{} {} k={}", p, color, k);
+                    if !m.five {
+                        prop_assert_eq!(m.count, r.count, "{} {} k={}", p, color, k);
+                        prop_assert_eq!(m.points, r.points, "{} {} k={}", p, color, k);
                     }
                 }
             }

@@ -253,6 +253,16 @@ impl Lines {
         fewest
     }
 
+    /// The whole line through `p` along direction index `di` as `color` sees it: (own stones,
+    /// blocks, the bit of `p`), blocks being the opponent's stones and off-board points.
+    #[inline]
+    pub(crate) fn line_through(&self, di: usize, p: Point, color: Color) -> (u32, u32, u32) {
+        let (line, pos) = locate(Direction::ALL[di], p, self.rows);
+        let own = self.stones[color.index()][di][line];
+        let blocked = self.stones[color.opponent().index()][di][line] | self.edge[di][line];
+        (own, blocked, pos + PAD)
+    }
+
     /// The window `p-5..=p+5` along direction index `di` as `color` sees it: (own stones,
     /// blocks) masks, blocks being the opponent's stones and off-board points, with `p` at bit
     /// 5 and `p+i` at bit `5+i`.
