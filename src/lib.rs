@@ -8,7 +8,9 @@
 //!   forbidden moves for Black (overline, double-four, recursive double-three). Pure, no I/O.
 //! - [`notation`]: reading and writing positions, as move lists (`h8 h9 i9`) or board diagrams.
 //! - [`svg`]: a board picture as an SVG document.
-//! - [`threat`]: threat-sequence search, VCF.
+//! - [`threat`]: threat-sequence search, VCF and VCT.
+//! - [`proof`]: the proof format: AND/OR nodes with certificates, as data.
+//! - [`solve`]: df-pn over the whole game, writing [`proof`]s.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
 //! ```
@@ -25,6 +27,7 @@
 pub mod atomic;
 mod dfpn;
 pub mod notation;
+pub mod proof;
 pub mod rules;
 pub mod solve;
 pub mod svg;

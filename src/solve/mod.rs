@@ -21,8 +21,10 @@
 //! The transposition table is keyed by canonical (symmetry-reduced) Zobrist keys, and stores the
 //! moves of expanded nodes in the canonical frame. Its estimated size is bounded by `memory`:
 //! when it is full, unresolved entries are dropped first; proved and disproved ones are kept.
+//!
+//! A proved root's proof is read out of the table in the [`crate::proof`] format.
 
-mod proof;
+mod extract;
 
 use std::rc::Rc;
 
@@ -35,7 +37,7 @@ use crate::threat::{
     ZobristMap, prove_vct,
 };
 
-pub use proof::{Proof, ProofNode};
+pub use crate::proof::{Proof, ProofNode};
 
 /// Options of a proof search.
 #[derive(Clone, Debug, Default)]
@@ -929,7 +931,7 @@ fn without_proof(
 }
 
 fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solution {
-    let proof = match proof::extract(&mut prover) {
+    let proof = match extract::extract(&mut prover) {
         Ok(proof) => proof,
         Err(Stopped) => {
             return unknown(

@@ -1,5 +1,6 @@
-//! Proof trees as `solve --proof` writes them: a list of nodes that refer to each other by
-//! index (a position reached in two ways is one node), read from the search's table.
+//! The proof format, `renju-proof`: what `solve --proof` writes and the checker reads. A proof
+//! is a list of nodes that refer to each other by index (a position reached in two ways is one
+//! node):
 //!
 //! - `move` (OR node, attacker to move): the attacker plays `play`, leading to `child`;
 //! - `vcf` (OR leaf): the attacker's VCF `line`, attacker and defender alternating, ending in a
@@ -9,15 +10,13 @@
 //!   certificate, `replies` lists every legal reply (none at all only for Black under renju
 //!   with every empty point forbidden: Black must play one and loses);
 //! - `five` (root only): the attacker already has a five on the board.
-
-use std::collections::HashMap;
+//!
+//! This module is the data and nothing else: the search builds proofs (`solve`), and the
+//! checker reads them without the search.
 
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Board, Color, Point};
-use crate::threat::{Line, Stopped, UNLIMITED, VctNode, VctTree};
-
-use super::{Expansion, Prover};
 
 /// The format name in every proof file.
 pub const FORMAT: &str = "renju-proof";
@@ -78,12 +77,14 @@ pub enum ProofNode {
     Five,
 }
 
-fn names(points: &[Point]) -> Vec<String> {
+/// The names of `points`, in order.
+pub(crate) fn names(points: &[Point]) -> Vec<String> {
     points.iter().map(ToString::to_string).collect()
 }
 
 impl Proof {
-    fn header(board: &Board, attacker: Color) -> Proof {
+    /// A proof of `attacker` winning on `board`, with no nodes yet.
+    pub(crate) fn header(board: &Board, attacker: Color) -> Proof {
         let stones = |c: Color| {
             let mut v: Vec<Point> = board
                 .stones()
@@ -109,7 +110,7 @@ impl Proof {
     }
 
     /// The proof for a board where `winner` already has a five.
-    pub(super) fn decided(board: &Board, winner: Color) -> Proof {
+    pub(crate) fn decided(board: &Board, winner: Color) -> Proof {
         let mut proof = Proof::header(board, winner);
         proof.nodes.push(ProofNode::Five);
         proof
@@ -162,123 +163,4 @@ impl Proof {
             ProofNode::Five => None,
         }
     }
-}
-
-/// The attacker's move at the current OR node whose child the table holds as proved.
-fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
-    let Expansion::Moves(moves) = p.or_moves()? else {
-        return Ok(None);
-    };
-    Ok(moves.iter().map(|m| m.point).find(|&m| {
-        let k = p.key_after(m);
-        p.lookup(k).is_some_and(|e| e.pn == 0)
-    }))
-}
-
-/// Appends a VCT proof to `nodes`, its root taking the place of node `id`; returns the root.
-fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
-    let base = nodes.len();
-    // Tree index to proof index: the root becomes `id`, the others follow in order.
-    let index = |i: usize| match i.cmp(&tree.root) {
-        std::cmp::Ordering::Equal => id,
-        std::cmp::Ordering::Less => base + i,
-        std::cmp::Ordering::Greater => base + i - 1,
-    };
-    let convert = |n: &VctNode| match n {
-        VctNode::Move { play, child } => ProofNode::Move {
-            play: play.to_string(),
-            child: index(*child),
-        },
-        VctNode::Vcf(line) => ProofNode::Vcf {
-            line: names(&line.moves),
-        },
-        VctNode::Replies {
-            certificate,
-            replies,
-        } => ProofNode::Replies {
-            certificate: Some(names(&certificate.moves)),
-            replies: replies
-                .iter()
-                .map(|&(r, child)| (r.to_string(), index(child)))
-                .collect(),
-        },
-    };
-    for (i, n) in tree.nodes.iter().enumerate() {
-        if i != tree.root {
-            nodes.push(convert(n));
-        }
-    }
-    convert(&tree.nodes[tree.root])
-}
-
-/// Reads the proof of a proved root out of `prover`'s table.
-pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
-    let mut proof = Proof::header(&prover.board, prover.attacker);
-    let mut ids = HashMap::new();
-    proof.root = node(prover, &mut proof.nodes, &mut ids)?;
-    Ok(proof)
-}
-
-fn node(
-    p: &mut Prover<'_>,
-    nodes: &mut Vec<ProofNode>,
-    ids: &mut HashMap<u64, usize>,
-) -> Result<usize, Stopped> {
-    let key = p.board.hash();
-    if let Some(&id) = ids.get(&key) {
-        return Ok(id);
-    }
-    p.ensure_proved()?;
-    let id = nodes.len();
-    nodes.push(ProofNode::Five);
-    ids.insert(key, id);
-    let made = if p.is_or() {
-        if let Some(&five) = p.board.five_points(p.attacker).first() {
-            ProofNode::Vcf {
-                line: names(&[five]),
-            }
-        } else if let Some(line) = p.find_vcf(p.attacker, UNLIMITED)? {
-            ProofNode::Vcf {
-                line: names(&line.moves),
-            }
-        } else if let Some(tree) = p.borrowed_here() {
-            graft(&tree, id, nodes)
-        } else if let (true, Some(tree)) = p.find_vct(true)? {
-            graft(&tree, id, nodes)
-        } else {
-            let play = match proved_move(p)? {
-                Some(play) => play,
-                None => {
-                    // The table holds this node as proved, but not by a move it can show (a
-                    // symmetric image proved by a VCT this orientation misses within its
-                    // budget): prove it again here.
-                    p.forget();
-                    p.ensure_proved()?;
-                    proved_move(p)?.ok_or(Stopped)?
-                }
-            };
-            p.board.play_unchecked(play);
-            let child = node(p, nodes, ids);
-            p.board.undo();
-            ProofNode::Move {
-                play: play.to_string(),
-                child: child?,
-            }
-        }
-    } else {
-        let certificate: Option<Line> = p.certificate()?;
-        let mut replies = Vec::new();
-        for r in p.replies(certificate.as_ref()) {
-            p.board.play_unchecked(r);
-            let child = node(p, nodes, ids);
-            p.board.undo();
-            replies.push((r.to_string(), child?));
-        }
-        ProofNode::Replies {
-            certificate: certificate.map(|c| names(&c.moves)),
-            replies,
-        }
-    };
-    nodes[id] = made;
-    Ok(id)
 }
