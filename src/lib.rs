@@ -11,6 +11,7 @@
 //! - [`threat`]: threat-sequence search, VCF and VCT.
 //! - [`proof`]: the proof format: AND/OR nodes with certificates, as data.
 //! - [`solve`]: df-pn over the whole game, writing [`proof`]s.
+//! - [`check`]: the independent checker's own rules code, written from the definitions alone.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
 //! ```
@@ -25,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod atomic;
+pub mod check;
 mod dfpn;
 pub mod notation;
 pub mod proof;

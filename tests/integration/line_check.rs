@@ -6,8 +6,8 @@
 use renju::rules::{Board, Color, Point};
 use renju::threat::{Ending, Line};
 
-use crate::reference::{RefBoard, RefVerdict, black_verdict};
 use crate::support::to_reference;
+use renju::check::rules::{Grid, Verdict, Win, black_verdict, wins_at};
 
 fn code(c: Color) -> u8 {
     match c {
@@ -16,30 +16,17 @@ fn code(c: Color) -> u8 {
     }
 }
 
-fn at(b: &RefBoard, x: isize, y: isize) -> Option<u8> {
-    (x >= 0 && y >= 0 && (x as usize) < b.width && (y as usize) < b.height)
-        .then(|| b.cells[y as usize * b.width + x as usize])
+/// Whether the stone of colour `c` at (x, y) is in a winning run (renju: Black exactly five,
+/// White five or more).
+fn wins(b: &Grid, x: usize, y: usize, c: Color) -> bool {
+    let win = match c {
+        Color::Black => Win::Exactly(5),
+        Color::White => Win::AtLeast(5),
+    };
+    wins_at(b, x, y, code(c), win)
 }
 
-/// Whether the stone of colour `c` at (x, y) is in a winning run.
-fn wins(b: &RefBoard, x: usize, y: usize, c: Color) -> bool {
-    [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-        let mut len = 1;
-        for sign in [-1, 1] {
-            let mut i = 1;
-            while at(b, x as isize + sign * dx * i, y as isize + sign * dy * i) == Some(code(c)) {
-                len += 1;
-                i += 1;
-            }
-        }
-        match c {
-            Color::Black => len == 5,
-            Color::White => len >= 5,
-        }
-    })
-}
-
-fn with(b: &RefBoard, p: Point, c: Color) -> RefBoard {
+fn with(b: &Grid, p: Point, c: Color) -> Grid {
     let mut b = b.clone();
     let i = usize::from(p.y()) * b.width + usize::from(p.x());
     assert_eq!(b.cells[i], 0, "{p} is taken");
@@ -48,7 +35,7 @@ fn with(b: &RefBoard, p: Point, c: Color) -> RefBoard {
 }
 
 /// Every empty point where `c` would complete a five.
-fn five_points(b: &RefBoard, c: Color) -> Vec<Point> {
+fn five_points(b: &Grid, c: Color) -> Vec<Point> {
     let mut v = Vec::new();
     for y in 0..b.height {
         for x in 0..b.width {
@@ -88,7 +75,7 @@ pub fn check_vcf(start: &Board, attacker: Color, line: &Line) -> Result<(), Stri
             }
             if attacker == Color::Black {
                 let v = black_verdict(&b, usize::from(m.x()), usize::from(m.y()));
-                if !matches!(v, RefVerdict::Five | RefVerdict::Legal) {
+                if !matches!(v, Verdict::Five | Verdict::Legal) {
                     return Err(format!("black move {m} is forbidden ({v:?})"));
                 }
             }
@@ -115,7 +102,7 @@ pub fn check_vcf(start: &Board, attacker: Color, line: &Line) -> Result<(), Stri
                 let v = black_verdict(&b, usize::from(f.x()), usize::from(f.y()));
                 if !matches!(
                     v,
-                    RefVerdict::Overline | RefVerdict::DoubleFour | RefVerdict::DoubleThree
+                    Verdict::Overline | Verdict::DoubleFour | Verdict::DoubleThree
                 ) {
                     return Err(format!("the block {f} is not forbidden for Black ({v:?})"));
                 }
@@ -137,7 +124,7 @@ pub fn check_vcf(start: &Board, attacker: Color, line: &Line) -> Result<(), Stri
             }
             if fives.len() == 1 && defender == Color::Black {
                 let v = black_verdict(&b, usize::from(m.x()), usize::from(m.y()));
-                if !matches!(v, RefVerdict::Five | RefVerdict::Legal) {
+                if !matches!(v, Verdict::Five | Verdict::Legal) {
                     return Err(format!(
                         "black's block {m} is forbidden: the line should have ended"
                     ));

@@ -1,5 +1,5 @@
 //! All integration tests, compiled into one binary: golden forbidden-move data, property tests
-//! of the rules core against the reference implementation, threat search on external
+//! of the rules core against the checker's own rules, threat search on external
 //! positions with an independent line checker, and the command-line tool.
 
 mod cli;
@@ -10,7 +10,6 @@ mod ladder;
 mod line_check;
 mod proof_replay;
 mod props;
-mod reference;
 mod solve;
 mod support;
 mod threat_props;

@@ -8,7 +8,9 @@ use renju::notation::{
 };
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 
-use crate::support::{board_with, reference_forbidden};
+use renju::check::rules::{BLACK, WHITE, Win, wins_at};
+
+use crate::support::{board_with, reference_forbidden, to_reference};
 
 /// A set-up renju position on `size`: stones in a `span`-wide square around the centre, each
 /// point empty, black or white with the given weights.
@@ -81,6 +83,54 @@ fn played_game() -> impl Strategy<Value = Board> {
             }
             b
         })
+}
+
+/// The checker's win rule for `color` under `rules`.
+fn checker_win(rules: Rules, color: Color) -> Win {
+    let k = usize::from(rules.k());
+    match (rules.rule(), color) {
+        (Rule::Renju, Color::Black) | (Rule::Gomoku, _) => Win::Exactly(k),
+        (Rule::Renju, Color::White) | (Rule::Freestyle, _) => Win::AtLeast(k),
+        (Rule::Caro, _) => Win::Caro,
+    }
+}
+
+proptest! {
+    /// The checker's own five test agrees with the fast rules core on every empty point, for
+    /// both colours, under every rule set and several win lengths, on boards of every shape.
+    #[test]
+    fn checker_fives_agree_with_the_rules_core(
+        rule in prop_oneof![Just(Rule::Renju), Just(Rule::Gomoku), Just(Rule::Freestyle), Just(Rule::Caro)],
+        k in 3u32..=7,
+        cols in 3u32..=20,
+        rows in 3u32..=20,
+        cells in proptest::collection::vec(0u8..3, 400),
+    ) {
+        let k = rule.has_variable_k().then_some(k);
+        let rules = Rules::new(rule, k).unwrap();
+        let size = Size::new(cols, rows).unwrap();
+        let mut board = Board::new(size, rules);
+        for (p, c) in size.points().zip(cells) {
+            match c {
+                1 => board.put(p, Color::Black).unwrap(),
+                2 => board.put(p, Color::White).unwrap(),
+                _ => {}
+            }
+        }
+        let grid = to_reference(&board);
+        for p in board.points().filter(|&p| board.is_empty(p)) {
+            for (color, stone) in [(Color::Black, BLACK), (Color::White, WHITE)] {
+                let mut with = grid.clone();
+                let (x, y) = (usize::from(p.x()), usize::from(p.y()));
+                with.cells[y * with.width + x] = stone;
+                prop_assert_eq!(
+                    wins_at(&with, x, y, stone, checker_win(rules, color)),
+                    board.makes_five(p, color),
+                    "{} {} {:?}", p, color, board
+                );
+            }
+        }
+    }
 }
 
 proptest! {

@@ -1,12 +1,13 @@
 //! Helpers shared by the integration tests: moving boards between the crate's [`Board`] and
-//! the reference implementation's plain grid.
+//! the plain grid of the checker's own rules (`renju::check::rules`), the reference the fast
+//! rules core is tested against.
 
 use renju::rules::{Board, Color, Forbidden, Point, Rules, Size};
 
-use crate::reference::{RefBoard, RefVerdict};
+use renju::check::rules::{Grid, Verdict};
 
 /// The reference implementation's view of `board`.
-pub fn to_reference(board: &Board) -> RefBoard {
+pub fn to_reference(board: &Board) -> Grid {
     let size = board.size();
     let (w, h) = (usize::from(size.cols()), usize::from(size.rows()));
     let mut cells = vec![0u8; w * h];
@@ -16,7 +17,7 @@ pub fn to_reference(board: &Board) -> RefBoard {
             Color::White => 2,
         };
     }
-    RefBoard {
+    Grid {
         width: w,
         height: h,
         cells,
@@ -25,14 +26,14 @@ pub fn to_reference(board: &Board) -> RefBoard {
 
 /// The reference forbidden set in the crate's types, file by file like the crate's own.
 pub fn reference_forbidden(board: &Board) -> Vec<(Point, Forbidden)> {
-    let mut all: Vec<(Point, Forbidden)> = crate::reference::all_forbidden(&to_reference(board))
+    let mut all: Vec<(Point, Forbidden)> = renju::check::rules::all_forbidden(&to_reference(board))
         .into_iter()
         .map(|((x, y), v)| {
             let kind = match v {
-                RefVerdict::Overline => Forbidden::Overline,
-                RefVerdict::DoubleFour => Forbidden::DoubleFour,
-                RefVerdict::DoubleThree => Forbidden::DoubleThree,
-                RefVerdict::Five | RefVerdict::Legal => {
+                Verdict::Overline => Forbidden::Overline,
+                Verdict::DoubleFour => Forbidden::DoubleFour,
+                Verdict::DoubleThree => Forbidden::DoubleThree,
+                Verdict::Five | Verdict::Legal => {
                     unreachable!("all_forbidden lists forbidden points")
                 }
             };

@@ -8,8 +8,8 @@ use renju::rules::{Board, Color, Point};
 use renju::threat::{Line, Outcome, VcfOptions, VctOptions, vcf, vct};
 
 use crate::line_check::check_vcf;
-use crate::reference::{RefVerdict, black_verdict};
 use crate::support::to_reference;
+use renju::check::rules::{Verdict, black_verdict};
 
 fn legal(board: &Board, p: Point, color: Color) -> bool {
     if !board.is_empty(p) {
@@ -17,7 +17,7 @@ fn legal(board: &Board, p: Point, color: Color) -> bool {
     }
     color == Color::White || {
         let v = black_verdict(&to_reference(board), usize::from(p.x()), usize::from(p.y()));
-        matches!(v, RefVerdict::Five | RefVerdict::Legal)
+        matches!(v, Verdict::Five | Verdict::Legal)
     }
 }
 

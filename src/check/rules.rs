@@ -1,34 +1,46 @@
-//! Test-only reference implementation of renju forbidden moves for Black.
+//! The checker's own rules: fives and renju's forbidden moves for Black, written straight from
+//! `docs/rules.md` ("Renju definitions"), one function per definition, with no lookup tables and
+//! no cleverness. It copies the board at every level of the recursion and scans whole lines. It
+//! is slow on purpose: its job is to be obviously right, so that the fast detector of
+//! [`crate::rules`] can be checked against it (the tests do so on external data and random
+//! positions) and so that the checker never trusts the code it checks.
 //!
-//! Written straight from the "Renju definitions" section of `shared/docs/rules.md`, one function
-//! per definition, with no lookup tables and no cleverness: it copies the board at every level of
-//! the recursion and scans whole lines. It is slow on purpose; its only job is to be obviously
-//! right, so that the fast detector in `src/` can be checked against it.
-//!
-//! The board edge blocks like a white stone: a point off the board is never black and never empty.
-#![allow(dead_code)]
+//! The board edge blocks like a white stone: a point off the board is never black and never
+//! empty.
 
-/// A plain board: `cells[y * width + x]`, 0 = empty, 1 = black, 2 = white; x = 0 is file `a`, y = 0 is rank 1 (bottom).
+/// A plain board: `cells[y * width + x]` is [`EMPTY`], [`BLACK`] or [`WHITE`]; x = 0 is file
+/// `a`, y = 0 is rank 1 (bottom).
 #[derive(Clone, Debug)]
-pub struct RefBoard {
+pub struct Grid {
+    /// Files.
     pub width: usize,
+    /// Ranks.
     pub height: usize,
+    /// The points, rank by rank from the bottom.
     pub cells: Vec<u8>,
 }
 
 /// What a black stone at an empty point would be, under renju rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefVerdict {
+pub enum Verdict {
+    /// Exactly five in a row: a win, never forbidden.
     Five,
+    /// Six or more in a row: forbidden.
     Overline,
+    /// Two or more fours: forbidden.
     DoubleFour,
+    /// Two or more real threes: forbidden.
     DoubleThree,
+    /// None of these.
     Legal,
 }
 
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WHITE: u8 = 2;
+/// An empty point of a [`Grid`].
+pub const EMPTY: u8 = 0;
+/// A black stone.
+pub const BLACK: u8 = 1;
+/// A white stone.
+pub const WHITE: u8 = 2;
 
 /// A point as signed coordinates, so that stepping off the board is easy to express.
 type Point = (isize, isize);
@@ -39,7 +51,7 @@ type Direction = (isize, isize);
 /// The four lines through a point: horizontal, vertical, diagonal, anti-diagonal.
 const DIRECTIONS: [Direction; 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-impl RefBoard {
+impl Grid {
     /// The cell at `p`, or `None` when `p` is off the board.
     fn cell(&self, p: Point) -> Option<u8> {
         let (x, y) = p;
@@ -58,7 +70,7 @@ impl RefBoard {
     }
 
     /// A copy of the board with a black stone added at the empty point `p`.
-    fn with_black(&self, p: Point) -> RefBoard {
+    fn with_black(&self, p: Point) -> Grid {
         assert!(
             self.is_empty(p),
             "point {p:?} is not an empty point of the board"
@@ -81,7 +93,7 @@ fn step(p: Point, dir: Direction, t: isize) -> Point {
 
 /// The unbroken run of black stones through the black stone at `s` along `dir`, as the offsets
 /// (relative to `s`) of its first and last stone.
-fn black_run(board: &RefBoard, s: Point, dir: Direction) -> (isize, isize) {
+fn black_run(board: &Grid, s: Point, dir: Direction) -> (isize, isize) {
     assert!(board.is_black(s));
     let mut first = 0;
     while board.is_black(step(s, dir, first - 1)) {
@@ -95,7 +107,7 @@ fn black_run(board: &RefBoard, s: Point, dir: Direction) -> (isize, isize) {
 }
 
 /// Number of black stones in the unbroken run through the black stone at `s` along `dir`.
-fn run_length(board: &RefBoard, s: Point, dir: Direction) -> isize {
+fn run_length(board: &Grid, s: Point, dir: Direction) -> isize {
     let (first, last) = black_run(board, s, dir);
     last - first + 1
 }
@@ -103,7 +115,7 @@ fn run_length(board: &RefBoard, s: Point, dir: Direction) -> isize {
 /// Five point: the point `t` steps from `p` along `dir` is empty, and one more black stone there
 /// makes a five (exactly five unbroken black stones) in this line that contains `p`.
 /// `board` already has the black stone at `p`.
-fn is_five_point(board: &RefBoard, p: Point, dir: Direction, t: isize) -> bool {
+fn is_five_point(board: &Grid, p: Point, dir: Direction, t: isize) -> bool {
     let e = step(p, dir, t);
     if !board.is_empty(e) {
         return false;
@@ -116,7 +128,7 @@ fn is_five_point(board: &RefBoard, p: Point, dir: Direction, t: isize) -> bool {
 }
 
 /// Offsets (relative to `p`, along `dir`) of every five point of the line through `p`.
-fn five_points(board: &RefBoard, p: Point, dir: Direction) -> Vec<isize> {
+fn five_points(board: &Grid, p: Point, dir: Direction) -> Vec<isize> {
     let reach = board.reach();
     (-reach..=reach)
         .filter(|&t| t != 0 && is_five_point(board, p, dir, t))
@@ -125,7 +137,7 @@ fn five_points(board: &RefBoard, p: Point, dir: Direction) -> Vec<isize> {
 
 /// Straight fours of the line through `p`: pairs of five points `a` and `a + 5` with the four
 /// cells between them all black. Returned as the offset `a` of the lower five point of each pair.
-fn straight_fours(board: &RefBoard, p: Point, dir: Direction) -> Vec<isize> {
+fn straight_fours(board: &Grid, p: Point, dir: Direction) -> Vec<isize> {
     let fives = five_points(board, p, dir);
     fives
         .iter()
@@ -138,13 +150,13 @@ fn straight_fours(board: &RefBoard, p: Point, dir: Direction) -> Vec<isize> {
 
 /// Fours of the line through `p`: each distinct five point is one four, except that the two five
 /// points of a straight four count as one four together.
-fn fours_in_line(board: &RefBoard, p: Point, dir: Direction) -> usize {
+fn fours_in_line(board: &Grid, p: Point, dir: Direction) -> usize {
     five_points(board, p, dir).len() - straight_fours(board, p, dir).len()
 }
 
 /// With black stones at both `p` and `q` (offset `tq` from `p` along `dir`), the line has a straight
 /// four whose four stones include both `p` and `q`.
-fn has_straight_four_through(board: &RefBoard, p: Point, dir: Direction, tq: isize) -> bool {
+fn has_straight_four_through(board: &Grid, p: Point, dir: Direction, tq: isize) -> bool {
     straight_fours(board, p, dir)
         .into_iter()
         .any(|a| (a + 1..=a + 4).contains(&0) && (a + 1..=a + 4).contains(&tq))
@@ -153,7 +165,7 @@ fn has_straight_four_through(board: &RefBoard, p: Point, dir: Direction, tq: isi
 /// The points `q` that could make the line through `p` a three: the line is not a four, `q` is an
 /// empty point of the line, and a black stone at `q` makes a straight four through `p` and `q`.
 /// Whether `q` is a legal move is not checked here.
-fn three_completions(board: &RefBoard, p: Point, dir: Direction) -> Vec<Point> {
+fn three_completions(board: &Grid, p: Point, dir: Direction) -> Vec<Point> {
     if !five_points(board, p, dir).is_empty() {
         return Vec::new();
     }
@@ -171,22 +183,22 @@ fn three_completions(board: &RefBoard, p: Point, dir: Direction) -> Vec<Point> {
 /// Real three: the line through `p` is not a four, and some empty point `q` makes a straight four
 /// through `p` and `q` while the black move at `q` (on this board, which has `p`) is `Legal`:
 /// not forbidden and making no five in any line.
-fn is_real_three(board: &RefBoard, p: Point, dir: Direction) -> bool {
+fn is_real_three(board: &Grid, p: Point, dir: Direction) -> bool {
     three_completions(board, p, dir)
         .into_iter()
-        .any(|q| verdict(board, q) == RefVerdict::Legal)
+        .any(|q| verdict(board, q) == Verdict::Legal)
 }
 
 /// The verdict for a black move at the empty point `p` of `board`.
-fn verdict(board: &RefBoard, p: Point) -> RefVerdict {
+fn verdict(board: &Grid, p: Point) -> Verdict {
     let after = board.with_black(p);
 
     // A five is never forbidden, whatever else the move makes.
     if DIRECTIONS.iter().any(|&d| run_length(&after, p, d) == 5) {
-        return RefVerdict::Five;
+        return Verdict::Five;
     }
     if DIRECTIONS.iter().any(|&d| run_length(&after, p, d) >= 6) {
-        return RefVerdict::Overline;
+        return Verdict::Overline;
     }
 
     let fours: usize = DIRECTIONS
@@ -194,7 +206,7 @@ fn verdict(board: &RefBoard, p: Point) -> RefVerdict {
         .map(|&d| fours_in_line(&after, p, d))
         .sum();
     if fours >= 2 {
-        return RefVerdict::DoubleFour;
+        return Verdict::DoubleFour;
     }
 
     // Only lines shaped like a three can be real threes. Checking the shape first, and the
@@ -211,15 +223,15 @@ fn verdict(board: &RefBoard, p: Point) -> RefVerdict {
             .filter(|&&d| is_real_three(&after, p, d))
             .count();
         if real_threes >= 2 {
-            return RefVerdict::DoubleThree;
+            return Verdict::DoubleThree;
         }
     }
 
-    RefVerdict::Legal
+    Verdict::Legal
 }
 
 /// Verdict for a black move at the empty point (x, y). Panics if the point is not empty.
-pub fn black_verdict(board: &RefBoard, x: usize, y: usize) -> RefVerdict {
+pub fn black_verdict(board: &Grid, x: usize, y: usize) -> Verdict {
     let p = (x as isize, y as isize);
     assert!(
         board.is_empty(p),
@@ -229,7 +241,7 @@ pub fn black_verdict(board: &RefBoard, x: usize, y: usize) -> RefVerdict {
 }
 
 /// Every empty point whose verdict is `Overline`, `DoubleFour` or `DoubleThree`, sorted by (y, x).
-pub fn all_forbidden(board: &RefBoard) -> Vec<((usize, usize), RefVerdict)> {
+pub fn all_forbidden(board: &Grid) -> Vec<((usize, usize), Verdict)> {
     let mut found = Vec::new();
     for y in 0..board.height {
         for x in 0..board.width {
@@ -239,7 +251,7 @@ pub fn all_forbidden(board: &RefBoard) -> Vec<((usize, usize), RefVerdict)> {
             let v = black_verdict(board, x, y);
             if matches!(
                 v,
-                RefVerdict::Overline | RefVerdict::DoubleFour | RefVerdict::DoubleThree
+                Verdict::Overline | Verdict::DoubleFour | Verdict::DoubleThree
             ) {
                 found.push(((x, y), v));
             }
@@ -248,9 +260,57 @@ pub fn all_forbidden(board: &RefBoard) -> Vec<((usize, usize), RefVerdict)> {
     found
 }
 
+/// What counts as a win under a rule set (`docs/rules.md`), for one colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Win {
+    /// Exactly `k` in a row (gomoku; renju's Black with k = 5).
+    Exactly(usize),
+    /// `k` or more in a row (freestyle; renju's White with k = 5).
+    AtLeast(usize),
+    /// Exactly five in a row, not blocked by the opponent at both ends (caro).
+    Caro,
+}
+
+/// Whether the stone of colour `stone` at `(x, y)` (on the grid) is part of a winning line: the
+/// unbroken run through it along one of the four lines has the length `win` asks for.
+#[must_use]
+pub fn wins_at(grid: &Grid, x: usize, y: usize, stone: u8, win: Win) -> bool {
+    let p = (x as isize, y as isize);
+    assert_eq!(
+        grid.cell(p),
+        Some(stone),
+        "wins_at: ({x}, {y}) holds no such stone"
+    );
+    DIRECTIONS.iter().any(|&d| {
+        let mut ends = [false; 2];
+        let mut len = 1;
+        for (end, sign) in [(0, -1), (1, 1)] {
+            let mut t = 1;
+            loop {
+                match grid.cell(step(p, d, sign * t)) {
+                    Some(c) if c == stone => {
+                        len += 1;
+                        t += 1;
+                    }
+                    Some(c) if c != EMPTY => {
+                        ends[end] = true;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        match win {
+            Win::Exactly(k) => len == k,
+            Win::AtLeast(k) => len >= k,
+            Win::Caro => len == 5 && !(ends[0] && ends[1]),
+        }
+    })
+}
+
 /// Parses a diagram given top rank first: `X` black, `O` white, `.` empty, no separators.
 /// Width is the row length, height the number of rows; `rows[0]` is y = height - 1.
-pub fn from_rows(rows: &[&str]) -> RefBoard {
+pub fn from_rows(rows: &[&str]) -> Grid {
     let height = rows.len();
     let width = rows.first().map_or(0, |row| row.len());
     let mut cells = vec![EMPTY; width * height];
@@ -274,7 +334,7 @@ pub fn from_rows(rows: &[&str]) -> RefBoard {
             };
         }
     }
-    RefBoard {
+    Grid {
         width,
         height,
         cells,
@@ -284,7 +344,7 @@ pub fn from_rows(rows: &[&str]) -> RefBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use RefVerdict::*;
+    use Verdict::*;
 
     /// (x, y) of a point written like `H8`.
     fn pt(name: &str) -> (usize, usize) {
@@ -294,19 +354,19 @@ mod tests {
         (x, rank - 1)
     }
 
-    fn verdict_at(board: &RefBoard, name: &str) -> RefVerdict {
+    fn verdict_at(board: &Grid, name: &str) -> Verdict {
         let (x, y) = pt(name);
         black_verdict(board, x, y)
     }
 
     /// `board` with a black stone added at the empty point `name`.
-    fn placed(board: &RefBoard, name: &str) -> RefBoard {
+    fn placed(board: &Grid, name: &str) -> Grid {
         let (x, y) = pt(name);
         board.with_black((x as isize, y as isize))
     }
 
     /// `board` with the stone at `name` removed.
-    fn without(board: &RefBoard, name: &str) -> RefBoard {
+    fn without(board: &Grid, name: &str) -> Grid {
         let (x, y) = pt(name);
         let mut b = board.clone();
         assert_ne!(b.cells[y * b.width + x], EMPTY, "{name} is already empty");
