@@ -151,7 +151,13 @@ impl Board {
     /// Whether every point holds a stone.
     #[must_use]
     pub fn is_full(&self) -> bool {
-        self.stone_count(Color::Black) + self.stone_count(Color::White) == self.size.area()
+        self.empty_count() == 0
+    }
+
+    /// Number of empty points.
+    #[must_use]
+    pub fn empty_count(&self) -> usize {
+        self.size.area() - self.stone_count(Color::Black) - self.stone_count(Color::White)
     }
 
     /// Every stone on the board with its colour, file by file.
@@ -496,7 +502,14 @@ impl Board {
     /// forbidden one.
     #[must_use]
     pub fn is_legal(&self, p: Point) -> bool {
-        self.is_empty(p) && (self.to_move == Color::White || self.forbidden(p).is_none())
+        self.is_legal_for(p, self.to_move)
+    }
+
+    /// Whether `color` may play at `p`, whoever is to move: an empty point, and for Black in
+    /// renju not a forbidden one.
+    #[must_use]
+    pub fn is_legal_for(&self, p: Point, color: Color) -> bool {
+        self.is_empty(p) && (color == Color::White || self.forbidden(p).is_none())
     }
 }
 

@@ -49,15 +49,16 @@ pub struct SolveOptions {
     /// Both sides consider every legal move: exact values, draws included.
     pub full_width: bool,
     /// Node budget of the VCT search tried at each new attacker node below the root (default
-    /// [`DEFAULT_VCT_NODES`]; 0 turns the VCT leaf evaluator off). At the root, VCT runs
-    /// alongside the proof search with a budget that doubles each round.
+    /// [`DEFAULT_VCT_NODES`]; 0 turns the VCT leaf evaluator off). At the root, one VCT search
+    /// runs alongside the proof search, each round going on from the last with a budget that
+    /// doubles.
     pub vct_nodes: Option<u64>,
 }
 
 /// The VCT budget per attacker node when none is given.
 pub const DEFAULT_VCT_NODES: u64 = 1000;
-/// Each round, the root's VCT gets this many times the proof search's slice of nodes: a
-/// position won by threats alone is then proved at about twice the cost of `vct`.
+/// Each round, the root's VCT gets this many times the proof search's slice of nodes: on a
+/// position won by threats alone most of the work is then the VCT itself.
 const ROOT_VCT_SHARE: u64 = 4;
 /// A VCT leaf counts a move as a threat only if its certificate has at most this many fours.
 const VCT_THREAT_FOURS: u32 = 3;
@@ -287,14 +288,10 @@ impl<'a> Prover<'a> {
         self.board.to_move() == self.attacker
     }
 
-    fn legal_for(&self, p: Point, color: Color) -> bool {
-        self.board.is_empty(p) && !(color == Color::Black && self.board.forbidden(p).is_some())
-    }
-
     fn legal_moves(&self, color: Color) -> Vec<Point> {
         self.board
             .points()
-            .filter(|&p| self.legal_for(p, color))
+            .filter(|&p| self.board.is_legal_for(p, color))
             .collect()
     }
 
@@ -398,19 +395,21 @@ impl<'a> Prover<'a> {
         self.find_vcf(self.attacker, UNLIMITED)
     }
 
+    /// The moves of the side to move that break `color`'s VCF `line` (sorted).
+    fn breaking(&mut self, color: Color, line: &Line) -> Vec<Point> {
+        let mut points: Vec<Point> = crate::threat::breaking_replies(&mut self.board, color, line)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        points.sort_unstable();
+        points
+    }
+
     /// The replies an AND node must search: those that break the certificate, or every legal
     /// reply when there is none.
     fn replies(&mut self, certificate: Option<&Line>) -> Vec<Point> {
         match certificate {
-            Some(line) => {
-                let mut replies: Vec<Point> =
-                    crate::threat::breaking_replies(&mut self.board, self.attacker, line)
-                        .into_iter()
-                        .map(|(p, _)| p)
-                        .collect();
-                replies.sort_unstable();
-                replies
-            }
+            Some(line) => self.breaking(self.attacker, line),
             None => self.legal_moves(self.defender()),
         }
     }
@@ -444,7 +443,7 @@ impl<'a> Prover<'a> {
     fn or_moves(&mut self) -> Result<Expansion, Stopped> {
         if let Some(&g) = self.board.five_points(self.defender()).first() {
             // The defender's four must be blocked at once.
-            if !self.legal_for(g, self.attacker) {
+            if !self.board.is_legal_for(g, self.attacker) {
                 return Ok(Expansion::Disproved);
             }
             return Ok(Expansion::Moves(vec![Move {
@@ -462,12 +461,8 @@ impl<'a> Prover<'a> {
         // working loses: keep only the moves that break it (fours among them).
         let defender = self.defender();
         if let Some(line) = self.find_vcf(defender, COUNTER_FOURS)? {
-            let breaking: Vec<Point> =
-                crate::threat::breaking_replies(&mut self.board, defender, &line)
-                    .into_iter()
-                    .map(|(p, _)| p)
-                    .collect();
-            points.retain(|p| breaking.contains(p));
+            let breaking = self.breaking(defender, &line);
+            points.retain(|p| breaking.binary_search(p).is_ok());
         }
         if points.is_empty() {
             // Every move loses, or there is none: a full board is a draw, and Black with only
@@ -517,7 +512,7 @@ impl<'a> Prover<'a> {
         let moves: Vec<Point> = self
             .board
             .points()
-            .filter(|&p| self.legal_for(p, self.attacker) && near(p))
+            .filter(|&p| self.board.is_legal_for(p, self.attacker) && near(p))
             .collect();
         if moves.is_empty() && self.board.stones().next().is_none() {
             let centre = Point::new(size.cols() / 2, size.rows() / 2);
@@ -577,8 +572,7 @@ impl<'a> Prover<'a> {
         if self.board.rules().has_forbidden() && self.attacker == Color::White {
             return false;
         }
-        let stones = self.board.stone_count(Color::Black) + self.board.stone_count(Color::White);
-        let empty = self.board.size().area() - stones;
+        let empty = self.board.empty_count();
         let moves_left = if self.is_or() {
             empty.div_ceil(2)
         } else {

@@ -215,7 +215,7 @@ impl<'a> VcfSearch<'a> {
 
     /// Whether the attacker may play `p` (an empty point): Black never plays a forbidden point.
     fn legal(&self, p: Point) -> bool {
-        !(self.attacker == Color::Black && self.board.forbidden(p).is_some())
+        self.board.is_legal_for(p, self.attacker)
     }
 
     /// The attacker's fours: empty points where a stone makes at least one five point (there

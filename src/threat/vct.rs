@@ -264,9 +264,7 @@ impl VctTree {
             },
             VctNode::Move { play, child } => {
                 let p = *play;
-                let legal = board.is_empty(p)
-                    && !(attacker == Color::Black && board.forbidden(p).is_some());
-                if !legal {
+                if !board.is_legal_for(p, attacker) {
                     false
                 } else if five_at(board, p) {
                     true
@@ -401,10 +399,6 @@ impl<'a> Search<'a> {
         self.board.to_move() == self.attacker
     }
 
-    fn legal_for(&self, p: Point, color: Color) -> bool {
-        self.board.is_empty(p) && !(color == Color::Black && self.board.forbidden(p).is_some())
-    }
-
     fn block_forbidden(&self, f: Point) -> bool {
         block_forbidden(&self.board, self.defender, f, &mut |_| {})
     }
@@ -430,7 +424,7 @@ impl<'a> Search<'a> {
         }
         if let Some(&g) = self.board.five_points(self.defender).first() {
             // The defender's four must be answered at once.
-            if !self.legal_for(g, self.attacker) {
+            if !self.board.is_legal_for(g, self.attacker) {
                 return Ok(Expansion::Disproved);
             }
             return Ok(Expansion::Moves(
@@ -445,7 +439,7 @@ impl<'a> Search<'a> {
         // Threat candidates: moves with two or more own stones in one clear five-point stretch,
         // or in stretches of two lines. Whether each is a threat is decided at its AND node.
         let mut points = threat_candidates(&self.board, self.attacker);
-        points.retain(|&(p, _)| self.legal_for(p, self.attacker));
+        points.retain(|&(p, _)| self.board.is_legal_for(p, self.attacker));
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
         self.board.set_to_move(self.defender);
@@ -624,8 +618,8 @@ impl<'a> Search<'a> {
             },
         };
         let is_or = self.is_or();
-        let child_depth_key = depth_key(self.child_depth(depth));
         let child_depth = self.child_depth(depth);
+        let child_depth_key = depth_key(child_depth);
         let child_keys: Vec<u64> = moves
             .iter()
             .map(|m| self.board.hash_after(m.point) ^ child_depth_key)
@@ -907,7 +901,7 @@ impl<'a> Search<'a> {
         let zone = self.zone_of(self.attacker, &certificate);
         let mut fallback = None;
         for r in self.board.points() {
-            if !self.legal_for(r, self.defender) {
+            if !self.board.is_legal_for(r, self.defender) {
                 continue;
             }
             let counter = self.board.four_at(r, self.defender);

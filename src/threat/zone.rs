@@ -101,10 +101,7 @@ pub(crate) fn breaking_replies(
     }
     let mut replies = Vec::new();
     for r in tries.iter() {
-        if !board.size().contains(r) || !board.is_empty(r) {
-            continue;
-        }
-        if defender == Color::Black && board.forbidden(r).is_some() {
+        if !board.size().contains(r) || !board.is_legal_for(r, defender) {
             continue;
         }
         let counter = board.four_at(r, defender);

@@ -10,6 +10,22 @@ fn renju() -> Command {
     Command::cargo_bin("renju").unwrap()
 }
 
+/// `renju solve` on the empty `size` board, freestyle with k = 3 (full-width arguments follow).
+fn solve_empty_k3(size: &str) -> Command {
+    let mut cmd = renju();
+    cmd.args([
+        "--size",
+        size,
+        "--rule",
+        "freestyle",
+        "--k",
+        "3",
+        "solve",
+        "",
+    ]);
+    cmd
+}
+
 fn json(out: &std::process::Output) -> Value {
     assert!(
         out.status.success(),
@@ -23,17 +39,7 @@ fn json(out: &std::process::Output) -> Value {
 fn full_width_win_with_a_proof_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("proof.json");
-    let out = renju()
-        .args([
-            "--size",
-            "4",
-            "--rule",
-            "freestyle",
-            "--k",
-            "3",
-            "solve",
-            "",
-        ])
+    let out = solve_empty_k3("4")
         .args(["--full-width", "--json", "--proof"])
         .arg(&path)
         .output()
@@ -54,17 +60,7 @@ fn full_width_win_with_a_proof_file() {
 
 #[test]
 fn full_width_draw() {
-    let out = renju()
-        .args([
-            "--size",
-            "3",
-            "--rule",
-            "freestyle",
-            "--k",
-            "3",
-            "solve",
-            "",
-        ])
+    let out = solve_empty_k3("3")
         .args(["--full-width", "--json"])
         .output()
         .unwrap();
