@@ -11,6 +11,8 @@
 //! - [`threat`]: threat-sequence search, VCF and VCT.
 //! - [`proof`]: the proof format: AND/OR nodes with certificates, as data.
 //! - [`solve`]: df-pn over the whole game, writing [`proof`]s.
+//! - [`db`]: the solution database on disk: proofs stored once per position up to symmetry,
+//!   as a DAG, with lookup, merging and text export.
 //! - [`check`]: the independent checker's own rules code, written from the definitions alone.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
@@ -27,6 +29,7 @@
 
 pub mod atomic;
 pub mod check;
+pub mod db;
 mod dfpn;
 pub mod notation;
 pub mod proof;

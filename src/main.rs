@@ -97,6 +97,17 @@ enum Command {
         #[command(flatten)]
         solve: cli::solve::SolveArgs,
     },
+    /// Verify every proof of a solution database with the independent checker (exit 1 on
+    /// any failure).
+    Check {
+        #[command(flatten)]
+        check: cli::check::CheckArgs,
+    },
+    /// Solution databases: info, lookups, merging and export.
+    Db {
+        #[command(subcommand)]
+        command: cli::db::DbCommand,
+    },
 }
 
 fn parse_rule(s: &str) -> Result<Rule, String> {
@@ -230,6 +241,8 @@ fn run(cli: &Cli) -> Result<()> {
             cli::search::run(search, kind, g, position)
         }
         Command::Solve { solve } => cli::solve::run(solve, g, position),
+        Command::Db { command } => cli::db::run(command, g),
+        Command::Check { check } => cli::check::run(check, g),
     }
 }
 

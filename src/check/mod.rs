@@ -2,7 +2,11 @@
 //! claims while trusting none of it. It never uses the fast pattern tables, the threat search
 //! or the proof-number search.
 //!
-//! So far it holds [`rules`], the checker's own small rules code; the tests use it as the
-//! reference for the fast rules core.
+//! [`verify`] checks a whole solution database (`renju check`). It reads the file through the
+//! database layer, and does the rest itself: [`rules`] is the checker's own small rules code; the tests use it as the
+//! reference for the fast rules core. [`replay`] builds on it to replay VCF lines (proof leaves
+//! and certificates) under every rule set, working out the defender's forced replies itself.
 
+pub mod replay;
 pub mod rules;
+pub mod verify;

@@ -46,6 +46,9 @@ pub struct SolveArgs {
     /// Write the proof tree (JSON, format `renju-proof` version 1) to FILE, atomically.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
+    /// Add the proof to this solution database, creating it if needed (written atomically).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -60,6 +63,8 @@ struct Answer {
     proof_nodes: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    db: Option<&'static str>,
 }
 
 /// The progress bar's message: nodes, nodes per second, the root's proof and disproof numbers
@@ -123,6 +128,11 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         renju::atomic::write_atomic(path, &text)
             .with_context(|| format!("cannot write the proof to `{}`", path.display()))?;
     }
+    let db = match (&args.db, &solution.proof) {
+        (Some(path), Some(proof)) => Some(crate::cli::db::add_proof(path, proof)?),
+        (Some(_), None) => Some("nothing added: no proof"),
+        (None, _) => None,
+    };
     let answer = Answer {
         result: solution.verdict.name(),
         to_move: board.to_move(),
@@ -133,6 +143,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         tt_entries: solution.tt_entries,
         proof_nodes: solution.proof.as_ref().map_or(0, |p| p.nodes.len()),
         note: solution.note,
+        db,
     };
     if global.json {
         crate::outln!("{}", serde_json::to_string(&answer)?)?;
@@ -154,6 +165,9 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         )?;
         if let Some(note) = answer.note {
             crate::outln!("note:        {note}")?;
+        }
+        if let (Some(done), Some(path)) = (answer.db, &args.db) {
+            crate::outln!("database:    {done} ({})", path.display())?;
         }
     }
     if args.proof.is_some() && solution.proof.is_none() && !global.quiet {

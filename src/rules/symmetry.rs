@@ -116,6 +116,21 @@ impl Symmetry {
         }
     }
 
+    /// The symmetry that applies `first`, then `self`: `self.after(first).apply(p)` is
+    /// `self.apply(first.apply(p))`.
+    #[must_use]
+    pub fn after(self, first: Symmetry) -> Symmetry {
+        // The point b3 has 8 distinct images on the standard board, so its image names the
+        // composite; composition is the same on every board size.
+        let size = Size::STANDARD;
+        let p = Point::new(1, 2);
+        let image = self.apply(first.apply(p, size), size);
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| s.apply(p, size) == image)
+            .expect("the symmetries of the square form a group")
+    }
+
     /// The name used in output, like `rotate-90`.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -173,6 +188,21 @@ mod tests {
         assert_eq!(Symmetry::Rotate180.apply(a1, size).to_string(), "o15");
         assert_eq!(Symmetry::Rotate270.apply(a1, size).to_string(), "a15");
         assert_eq!(Symmetry::AntiTranspose.apply(a1, size).to_string(), "o15");
+    }
+
+    #[test]
+    fn after_composes_on_every_point() {
+        for size in [Size::STANDARD, Size::new(6, 4).unwrap()] {
+            for &a in Symmetry::of(size) {
+                for &b in Symmetry::of(size) {
+                    let c = a.after(b);
+                    assert!(Symmetry::of(size).contains(&c), "{a} after {b} on {size}");
+                    for p in size.points() {
+                        assert_eq!(c.apply(p, size), a.apply(b.apply(p, size), size));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

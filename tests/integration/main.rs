@@ -2,9 +2,11 @@
 //! of the rules core against the checker's own rules, threat search on external
 //! positions with an independent line checker, and the command-line tool.
 
+mod check_replay;
 mod cli;
 mod cli_search;
 mod cli_solve;
+mod database;
 mod golden;
 mod ladder;
 mod line_check;

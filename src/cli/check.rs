@@ -1,0 +1,101 @@
+//! `renju check`: verifies a solution database with the independent checker, in parallel, with
+//! a progress bar on a terminal. Exit status 1 when anything fails, a file that cannot be read
+//! as a database included.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Args;
+use renju::check::verify::{Problem, Report, check};
+use renju::db::Database;
+
+use crate::{Global, outln};
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The database file.
+    file: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+/// The failure the check ended in: `main` turns it into exit status 1 after the report.
+#[derive(Debug, thiserror::Error)]
+#[error("the check failed: {0} problem(s)")]
+pub struct CheckFailed(pub usize);
+
+/// Runs `check`.
+pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
+    let start = Instant::now();
+    let report = match Database::read(&args.file) {
+        Ok(db) => verify(&db, args, global)?,
+        Err(e) => Report {
+            ok: false,
+            roots: 0,
+            nodes_checked: 0,
+            errors: vec![Problem {
+                position: String::new(),
+                problem: format!("cannot read `{}`: {e}", args.file.display()),
+            }],
+            seconds: start.elapsed().as_secs_f64(),
+        },
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&report)?)?;
+    } else {
+        outln!("ok:            {}", report.ok)?;
+        outln!("roots:         {}", report.roots)?;
+        outln!("nodes checked: {}", report.nodes_checked)?;
+        outln!(
+            "seconds:       {:.3} ({:.0} nodes/s)",
+            report.seconds,
+            report.nodes_checked as f64 / report.seconds.max(1e-9)
+        )?;
+        for e in &report.errors {
+            if e.position.is_empty() {
+                outln!("error: {}", e.problem)?;
+            } else {
+                outln!("error: at `{}`: {}", e.position, e.problem)?;
+            }
+        }
+    }
+    if report.ok {
+        Ok(())
+    } else {
+        Err(CheckFailed(report.errors.len()).into())
+    }
+}
+
+fn verify(db: &Database, args: &CheckArgs, global: &Global) -> Result<Report> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n as usize);
+    }
+    let pool = pool.build()?;
+    let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(db.nodes.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} nodes checked, {per_sec}, {elapsed}",
+            )
+            .expect("a valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let report = pool.install(|| {
+        check(db, &|n| {
+            if let Some(bar) = &bar {
+                bar.inc(n as u64);
+            }
+        })
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(report)
+}

@@ -1,0 +1,267 @@
+//! `renju db`: information on a solution database, lookups, merging and export; and the
+//! `solve --db` step that adds a proof to one.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::{Subcommand, ValueEnum};
+use renju::db::{Added, Builder, Database, DbError, Index, export_text, proof_rules, query};
+use renju::notation::PositionOptions;
+use renju::proof::Proof;
+use renju::rules::Color;
+use serde::Serialize;
+
+use crate::{Global, input_error, outln};
+
+/// The subcommands of `db`.
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Print the header, roots, positions, nodes, bytes and bytes per node.
+    Info {
+        /// The database file.
+        file: PathBuf,
+    },
+    /// Look a position up: any symmetric form of a stored root or of a position inside a
+    /// stored proof.
+    Query {
+        /// The database file.
+        file: PathBuf,
+        /// The position (see `renju show --help`); the database's rules and size apply.
+        position: String,
+        /// Side to move, overriding the one that follows from the stone counts.
+        #[arg(long, value_parser = crate::parse_color)]
+        to_move: Option<Color>,
+    },
+    /// Merge databases into OUT (read first if it exists), keeping the smaller proof of a
+    /// position stored twice; written atomically.
+    Merge {
+        /// The database written.
+        out: PathBuf,
+        /// The databases merged into it.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Write the proof trees out.
+    Export {
+        /// The database file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    /// Indented text, one node per line.
+    Text,
+}
+
+/// Reads a database, a decoding problem being an input error that names the file.
+pub fn read(path: &Path) -> Result<Database> {
+    Database::read(path).map_err(|e| match e {
+        DbError::Io(io) => input_error(format!("cannot read `{}`: {io}", path.display())),
+        other => input_error(format!("`{}`: {other}", path.display())),
+    })
+}
+
+/// Runs a `db` subcommand.
+pub fn run(command: &DbCommand, global: &Global) -> Result<()> {
+    match command {
+        DbCommand::Info { file } => info(file, global),
+        DbCommand::Query {
+            file,
+            position,
+            to_move,
+        } => {
+            let db = read(file)?;
+            let options = PositionOptions {
+                size: db.size,
+                rules: db.rules,
+                to_move: *to_move,
+            };
+            let board = crate::read_position_text(position, &options)?;
+            let index = Index::build(&db);
+            let answer = query(&db, &index, &db.depths(), &board);
+            if global.json {
+                outln!("{}", serde_json::to_string(&answer)?)?;
+            } else {
+                outln!("result:    {}", answer.result)?;
+                outln!("to move:   {}", answer.to_move)?;
+                if let Some(m) = &answer.best_move {
+                    outln!("best move: {m}")?;
+                }
+                if let Some(d) = answer.depth {
+                    outln!("depth:     {d} attacker moves to the five")?;
+                }
+            }
+            Ok(())
+        }
+        DbCommand::Merge { out, inputs } => merge(out, inputs, global),
+        DbCommand::Export { file, format } => {
+            let db = read(file)?;
+            match format {
+                Format::Text => {
+                    let stdout = std::io::stdout();
+                    let mut lock = std::io::BufWriter::new(stdout.lock());
+                    export_text(&db, &mut lock)
+                        .and_then(|()| std::io::Write::flush(&mut lock))
+                        .map_err(crate::OutputError)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn info(file: &Path, global: &Global) -> Result<()> {
+    #[derive(Serialize)]
+    struct Info {
+        format: &'static str,
+        version: u32,
+        rule: String,
+        k: u8,
+        size: String,
+        roots: usize,
+        positions: usize,
+        nodes: usize,
+        bytes: u64,
+        bytes_per_node: f64,
+    }
+    let db = read(file)?;
+    let bytes = std::fs::metadata(file)
+        .with_context(|| format!("cannot read `{}`", file.display()))?
+        .len();
+    let index = Index::build(&db);
+    let info = Info {
+        format: "renju-db",
+        version: renju::db::VERSION,
+        rule: db.rules.rule().to_string(),
+        k: db.rules.k(),
+        size: db.size.to_string(),
+        roots: db.roots.len(),
+        positions: index.len(),
+        nodes: db.nodes.len(),
+        bytes,
+        bytes_per_node: bytes as f64 / db.nodes.len().max(1) as f64,
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&info)?)?;
+    } else {
+        outln!("format:         {} version {}", info.format, info.version)?;
+        outln!("rules:          {}", db.describe())?;
+        outln!("roots:          {}", info.roots)?;
+        outln!("positions:      {}", info.positions)?;
+        outln!("nodes:          {}", info.nodes)?;
+        outln!("bytes:          {}", info.bytes)?;
+        outln!("bytes per node: {:.2}", info.bytes_per_node)?;
+    }
+    Ok(())
+}
+
+/// What a merge or an addition did, counted.
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    /// Roots not stored before.
+    pub new: usize,
+    /// Roots stored before with a larger proof, now replaced.
+    pub replaced: usize,
+    /// Roots stored before with a proof no larger, left as they were.
+    pub kept: usize,
+}
+
+impl Summary {
+    fn count(&mut self, added: Added) {
+        match added {
+            Added::New => self.new += 1,
+            Added::Replaced => self.replaced += 1,
+            Added::Kept => self.kept += 1,
+        }
+    }
+}
+
+fn builder_error(e: DbError) -> anyhow::Error {
+    match e {
+        DbError::Io(io) => io.into(),
+        other => input_error(other.to_string()),
+    }
+}
+
+fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
+    #[derive(Serialize)]
+    struct Merged {
+        #[serde(flatten)]
+        summary: Summary,
+        roots: usize,
+        nodes: usize,
+        bytes: usize,
+    }
+    let mut builder: Option<Builder> = if out.exists() {
+        Some(Builder::extend(read(out)?))
+    } else {
+        None
+    };
+    let mut summary = Summary::default();
+    for input in inputs {
+        let db = read(input)?;
+        let b = builder.get_or_insert_with(|| Builder::new(db.rules, db.size));
+        for added in b
+            .add_database(&db)
+            .map_err(|e| input_error(format!("`{}`: {e}", input.display())))?
+        {
+            summary.count(added);
+        }
+    }
+    let db = builder.expect("at least one input").finish();
+    let bytes = db
+        .write(out)
+        .map_err(builder_error)
+        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    let merged = Merged {
+        summary,
+        roots: db.roots.len(),
+        nodes: db.nodes.len(),
+        bytes,
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&merged)?)?;
+    } else {
+        outln!(
+            "{}: {} roots, {} nodes, {} bytes ({} new, {} replaced, {} kept)",
+            out.display(),
+            merged.roots,
+            merged.nodes,
+            merged.bytes,
+            merged.summary.new,
+            merged.summary.replaced,
+            merged.summary.kept
+        )?;
+    }
+    Ok(())
+}
+
+/// Adds `proof` to the database at `path`, creating it if needed; returns what was done.
+pub fn add_proof(path: &Path, proof: &Proof) -> Result<&'static str> {
+    let mut builder = if path.exists() {
+        Builder::extend(read(path)?)
+    } else {
+        let (rules, size) = proof_rules(proof).map_err(|e| input_error(e.to_string()))?;
+        Builder::new(rules, size)
+    };
+    let added = builder
+        .add_proof(proof)
+        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    if added != Added::Kept {
+        builder
+            .finish()
+            .write(path)
+            .map_err(builder_error)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+    }
+    Ok(match added {
+        Added::New => "added",
+        Added::Replaced => "replaced a larger proof",
+        Added::Kept => "kept the stored proof, no larger",
+    })
+}

@@ -1,0 +1,519 @@
+//! Adding proofs to a database: each position of the proof is replayed with the rules core,
+//! keyed by its canonical form, and stored once in its canonical orientation. A position the
+//! database already holds is shared rather than stored again, whichever proof it came from.
+
+use std::collections::HashMap;
+
+use super::{Cell, Database, DbError, Edge, Index, Node, Root, cell_of, describe, position_name};
+use crate::proof::{Proof, ProofNode};
+use crate::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
+
+/// What adding a root did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// A position not stored before.
+    New,
+    /// The position was stored with a larger proof, which the new one replaces.
+    Replaced,
+    /// The position was stored with a proof no larger; the database is unchanged.
+    Kept,
+}
+
+/// One step of a proof being added, its moves in the orientation of the walk's board.
+enum Step<I> {
+    Five,
+    Vcf(Vec<Point>),
+    Move(Point, I),
+    Replies(Option<Vec<Point>>, Vec<(Point, I)>),
+}
+
+/// A proof to add: a [`Proof`] or a root of another database.
+trait Source {
+    type Id: Copy;
+    /// The node `id`, whose position is on `board` (left as found).
+    fn step(&self, id: Self::Id, board: &mut Board) -> Result<Step<Self::Id>, DbError>;
+}
+
+fn parse(s: &str, size: Size) -> Result<Point, DbError> {
+    s.parse::<Point>()
+        .ok()
+        .filter(|&p| size.contains(p))
+        .ok_or_else(|| DbError::Proof(format!("`{s}` is not a point of the {size} board")))
+}
+
+struct ProofSource<'a>(&'a Proof, Size);
+
+impl ProofSource<'_> {
+    /// A proof line (attacker and defender alternating) as stored: the attacker's moves,
+    /// without the final five (the checker plays the five itself when the line runs out).
+    fn stored_line(&self, line: &[String], board: &mut Board) -> Result<Vec<Point>, DbError> {
+        let moves: Vec<Point> = line
+            .iter()
+            .map(|s| parse(s, self.1))
+            .collect::<Result<_, _>>()?;
+        let mut attacker: Vec<Point> = moves.iter().step_by(2).copied().collect();
+        if moves.len() % 2 == 1 {
+            let mut played = 0;
+            for &m in &moves[..moves.len() - 1] {
+                if !board.is_empty(m) {
+                    break;
+                }
+                board.play_unchecked(m);
+                played += 1;
+            }
+            let last = moves[moves.len() - 1];
+            let who = board.to_move();
+            if played == moves.len() - 1 && board.is_empty(last) && board.makes_five(last, who) {
+                attacker.pop();
+            }
+            for _ in 0..played {
+                board.undo();
+            }
+        }
+        Ok(attacker)
+    }
+}
+
+impl Source for ProofSource<'_> {
+    type Id = usize;
+
+    fn step(&self, id: usize, board: &mut Board) -> Result<Step<usize>, DbError> {
+        let node = self
+            .0
+            .nodes
+            .get(id)
+            .ok_or_else(|| DbError::Proof(format!("node {id} is missing")))?;
+        Ok(match node {
+            ProofNode::Five => Step::Five,
+            ProofNode::Vcf { line } => Step::Vcf(self.stored_line(line, board)?),
+            ProofNode::Move { play, child } => Step::Move(parse(play, self.1)?, *child),
+            ProofNode::Replies {
+                certificate,
+                replies,
+            } => {
+                // The certificate is played as if the defender had passed.
+                let certificate = match certificate {
+                    Some(line) => {
+                        board.set_to_move(board.to_move().opponent());
+                        let stored = self.stored_line(line, board);
+                        board.set_to_move(board.to_move().opponent());
+                        Some(stored?)
+                    }
+                    None => None,
+                };
+                Step::Replies(
+                    certificate,
+                    replies
+                        .iter()
+                        .map(|(r, c)| parse(r, self.1).map(|p| (p, *c)))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+        })
+    }
+}
+
+/// A node of another database, with the symmetry from its stored orientation to the walk's.
+struct DbSource<'a>(&'a Database);
+
+impl Source for DbSource<'_> {
+    type Id = (u32, Symmetry);
+
+    fn step(
+        &self,
+        (n, frame): (u32, Symmetry),
+        _: &mut Board,
+    ) -> Result<Step<(u32, Symmetry)>, DbError> {
+        let db = self.0;
+        let node = db
+            .nodes
+            .get(n as usize)
+            .ok_or_else(|| DbError::Proof(format!("node {n} is missing")))?;
+        let point = |c: Cell| {
+            db.point(c)
+                .map(|p| frame.apply(p, db.size))
+                .ok_or_else(|| DbError::Proof(format!("node {n}: point {c} is off the board")))
+        };
+        let line = |cells: &[Cell]| -> Result<Vec<Point>, DbError> {
+            cells.iter().map(|&c| point(c)).collect()
+        };
+        let edge = |e: Edge| (e.node, frame.after(e.symmetry));
+        Ok(match node {
+            Node::Five => Step::Five,
+            Node::Vcf(cells) => Step::Vcf(line(cells)?),
+            Node::Move { play, child } => Step::Move(point(*play)?, edge(*child)),
+            Node::Replies {
+                certificate,
+                replies,
+            } => Step::Replies(
+                certificate.as_deref().map(line).transpose()?,
+                replies
+                    .iter()
+                    .map(|&(r, e)| point(r).map(|p| (p, edge(e))))
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+}
+
+/// A database being extended.
+pub struct Builder {
+    db: Database,
+    /// Canonical key to node and the symmetry from the node's stored orientation onto the
+    /// canonical image, for every position added or read.
+    index: HashMap<u64, (u32, Symmetry)>,
+    /// Canonical key to root.
+    roots: HashMap<u64, usize>,
+}
+
+impl Builder {
+    /// A builder for an empty database.
+    #[must_use]
+    pub fn new(rules: Rules, size: Size) -> Builder {
+        Builder {
+            db: Database::new(rules, size),
+            index: HashMap::new(),
+            roots: HashMap::new(),
+        }
+    }
+
+    /// A builder that extends `db`.
+    #[must_use]
+    pub fn extend(db: Database) -> Builder {
+        let index = Index::build(&db).nodes;
+        let mut roots = HashMap::new();
+        for (i, root) in db.roots.iter().enumerate() {
+            if let Ok(board) = db.root_board(root) {
+                roots.entry(board.canonical().key).or_insert(i);
+            }
+        }
+        Builder { db, index, roots }
+    }
+
+    /// The database so far.
+    #[must_use]
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    fn check_rules(&self, rules: Rules, size: Size, what: &'static str) -> Result<(), DbError> {
+        if rules == self.db.rules && size == self.db.size {
+            Ok(())
+        } else {
+            Err(DbError::Mismatch {
+                db: self.db.describe(),
+                what,
+                other: describe(rules, size),
+            })
+        }
+    }
+
+    /// Adds a proof from `solve`.
+    ///
+    /// # Errors
+    /// [`DbError::Mismatch`] for another rule set or size, [`DbError::Contradiction`] if a
+    /// stored position has the opposite result, [`DbError::Proof`] for a proof that cannot be
+    /// replayed.
+    pub fn add_proof(&mut self, proof: &Proof) -> Result<Added, DbError> {
+        let (rules, size) = proof_rules(proof)?;
+        self.check_rules(rules, size, "proof")?;
+        let mut board = Board::new(size, rules);
+        for (stones, color) in [(&proof.black, Color::Black), (&proof.white, Color::White)] {
+            for s in stones {
+                board
+                    .put(parse(s, size)?, color)
+                    .map_err(|e| DbError::Proof(e.to_string()))?;
+            }
+        }
+        board.set_to_move(proof.to_move);
+        let source = ProofSource(proof, size);
+        let size_of = count_proof(proof);
+        self.add_root(
+            &source,
+            proof.root,
+            board,
+            Symmetry::Identity,
+            proof.attacker,
+            size_of,
+        )
+    }
+
+    /// Adds every root of another database.
+    ///
+    /// # Errors
+    /// As [`Builder::add_proof`].
+    pub fn add_database(&mut self, other: &Database) -> Result<Vec<Added>, DbError> {
+        self.check_rules(other.rules, other.size, "database")?;
+        let source = DbSource(other);
+        other
+            .roots
+            .iter()
+            .map(|root| {
+                let board = other.root_board(root).map_err(DbError::Proof)?;
+                self.add_root(
+                    &source,
+                    (root.node, Symmetry::Identity),
+                    board,
+                    root.symmetry,
+                    root.attacker,
+                    other.reachable(root.node),
+                )
+            })
+            .collect()
+    }
+
+    /// Adds the proof of `board`'s position; `submitted` maps the orientation the user gave
+    /// onto `board`'s.
+    fn add_root<S: Source>(
+        &mut self,
+        source: &S,
+        id: S::Id,
+        mut board: Board,
+        submitted: Symmetry,
+        attacker: Color,
+        size_of: usize,
+    ) -> Result<Added, DbError> {
+        let canonical = board.canonical();
+        let existing = self.roots.get(&canonical.key).copied();
+        let added = match existing {
+            Some(r) => {
+                let old = &self.db.roots[r];
+                if old.attacker != attacker {
+                    return Err(self.contradiction(&board, attacker, old.attacker));
+                }
+                if self.db.reachable(old.node) <= size_of {
+                    return Ok(Added::Kept);
+                }
+                // Add the smaller proof's root afresh; shared inner positions stay shared.
+                self.index.remove(&canonical.key);
+                Added::Replaced
+            }
+            None => Added::New,
+        };
+        let (node, symmetry) = self.insert(source, id, &mut board, attacker)?;
+        let stones = |c: Color| {
+            let mut v: Vec<Cell> = board
+                .stones()
+                .filter(|&(_, s)| s == c)
+                .map(|(p, _)| self.db.cell(symmetry.apply(p, self.db.size)))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let root = Root {
+            black: stones(Color::Black),
+            white: stones(Color::White),
+            to_move: board.to_move(),
+            attacker,
+            node,
+            symmetry: symmetry.after(submitted),
+        };
+        match existing {
+            Some(r) => self.db.roots[r] = root,
+            None => {
+                self.roots.insert(canonical.key, self.db.roots.len());
+                self.db.roots.push(root);
+            }
+        }
+        Ok(added)
+    }
+
+    /// The error for a position stored as won by `stored` and now claimed for `claimed`.
+    fn contradiction(&self, board: &Board, claimed: Color, stored: Color) -> DbError {
+        let key = board.canonical().key;
+        let first = self
+            .find(key)
+            .unwrap_or_else(|| "a stored position".to_string());
+        let moves: Vec<Point> = board.moves().to_vec();
+        let stones = |c: Color| -> Vec<Point> {
+            let mut v: Vec<Point> = board
+                .stones()
+                .filter(|&(p, s)| s == c && !moves.contains(&p))
+                .map(|(p, _)| p)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        DbError::Contradiction {
+            first,
+            first_claim: format!("{stored} wins"),
+            second: position_name(&stones(Color::Black), &stones(Color::White), &moves),
+            second_claim: format!("{claimed} wins"),
+        }
+    }
+
+    /// A name for the stored position with canonical `key`, found by walking the roots.
+    fn find(&self, key: u64) -> Option<String> {
+        let db = &self.db;
+        for root in &db.roots {
+            let mut board = db.root_board(root).ok()?;
+            let mut path = Vec::new();
+            if find_in(
+                db,
+                root.node,
+                Symmetry::Identity,
+                &mut board,
+                key,
+                &mut path,
+                &mut Default::default(),
+            ) {
+                let (black, white) = super::submitted_stones(db, root);
+                let back = root.symmetry.inverse();
+                let path: Vec<Point> = path.iter().map(|&p| back.apply(p, db.size)).collect();
+                return Some(position_name(&black, &white, &path));
+            }
+        }
+        None
+    }
+
+    /// Stores the position on `board` and everything below it; returns its node and the
+    /// symmetry that maps `board` onto the node's stored orientation. A new node is stored in
+    /// `board`'s orientation, so the edges of one proof carry the identity, except to a
+    /// position stored before in another orientation.
+    fn insert<S: Source>(
+        &mut self,
+        source: &S,
+        id: S::Id,
+        board: &mut Board,
+        attacker: Color,
+    ) -> Result<(u32, Symmetry), DbError> {
+        let canonical = board.canonical();
+        if let Some(&(n, stored_frame)) = self.index.get(&canonical.key) {
+            if let Some(stored) = self.db.nodes[n as usize].winner(board.to_move())
+                && stored != attacker
+            {
+                return Err(self.contradiction(board, attacker, stored));
+            }
+            return Ok((n, stored_frame.inverse().after(canonical.symmetry)));
+        }
+        let size = self.db.size;
+        let cell = move |p: Point| cell_of(size, p);
+        let child = |this: &mut Self, p: Point, id: S::Id, board: &mut Board| {
+            if !board.is_empty(p) {
+                return Err(DbError::Proof(format!(
+                    "move {p} is on a stone after `{}`",
+                    crate::notation::format_moves(board)
+                )));
+            }
+            board.play_unchecked(p);
+            let result = this.insert(source, id, board, attacker);
+            board.undo();
+            let (n, child_frame) = result?;
+            Ok(Edge {
+                node: n,
+                symmetry: child_frame.inverse(),
+            })
+        };
+        let node = match source.step(id, board)? {
+            Step::Five => Node::Five,
+            Step::Vcf(line) => Node::Vcf(line.into_iter().map(cell).collect()),
+            Step::Move(p, id) => Node::Move {
+                play: cell(p),
+                child: child(self, p, id, board)?,
+            },
+            Step::Replies(certificate, replies) => {
+                let mut listed = Vec::with_capacity(replies.len());
+                for (r, id) in replies {
+                    listed.push((cell(r), child(self, r, id, board)?));
+                }
+                Node::Replies {
+                    certificate: certificate.map(|c| c.into_iter().map(cell).collect()),
+                    replies: listed,
+                }
+            }
+        };
+        let n = u32::try_from(self.db.nodes.len())
+            .map_err(|_| DbError::TooLarge("more than 2^32 nodes".to_string()))?;
+        self.db.nodes.push(node);
+        self.index.insert(canonical.key, (n, canonical.symmetry));
+        Ok((n, Symmetry::Identity))
+    }
+
+    /// The database built: only the nodes some root reaches, in the order the file keeps
+    /// them (each proof depth-first from its root).
+    #[must_use]
+    pub fn finish(self) -> Database {
+        self.db.compacted()
+    }
+}
+/// The rule set and board size a proof is for.
+///
+/// # Errors
+/// [`DbError::Proof`] naming a field that does not parse.
+pub fn proof_rules(proof: &Proof) -> Result<(Rules, Size), DbError> {
+    let rule: Rule = proof
+        .rule
+        .parse()
+        .map_err(|_| DbError::Proof(format!("unknown rule `{}`", proof.rule)))?;
+    let k = rule.has_variable_k().then_some(proof.k);
+    let rules = Rules::new(rule, k).map_err(|e| DbError::Proof(e.to_string()))?;
+    let size: Size = proof
+        .size
+        .parse()
+        .map_err(|_| DbError::Proof(format!("bad board size `{}`", proof.size)))?;
+    Ok((rules, size))
+}
+
+/// The number of proof nodes reachable from the root.
+fn count_proof(proof: &Proof) -> usize {
+    let mut seen = vec![false; proof.nodes.len()];
+    let mut stack = vec![proof.root];
+    let mut count = 0;
+    while let Some(n) = stack.pop() {
+        if n >= proof.nodes.len() || seen[n] {
+            continue;
+        }
+        seen[n] = true;
+        count += 1;
+        match &proof.nodes[n] {
+            ProofNode::Move { child, .. } => stack.push(*child),
+            ProofNode::Replies { replies, .. } => stack.extend(replies.iter().map(|(_, c)| *c)),
+            ProofNode::Five | ProofNode::Vcf { .. } => {}
+        }
+    }
+    count
+}
+
+/// Depth-first search for the position with canonical `key` below `node`, recording the moves
+/// (in the walk's orientation) that reach it.
+fn find_in(
+    db: &Database,
+    node: u32,
+    frame: Symmetry,
+    board: &mut Board,
+    key: u64,
+    path: &mut Vec<Point>,
+    seen: &mut std::collections::HashSet<u64>,
+) -> bool {
+    if board.canonical().key == key {
+        return true;
+    }
+    if !seen.insert(board.hash()) {
+        return false;
+    }
+    let Some(made) = db.nodes.get(node as usize) else {
+        return false;
+    };
+    let moves: Vec<(Cell, Edge)> = match made {
+        Node::Move { play, child } => vec![(*play, *child)],
+        Node::Replies { replies, .. } => replies.clone(),
+        Node::Five | Node::Vcf(_) => Vec::new(),
+    };
+    for (c, e) in moves {
+        let Some(p) = db.point(c).map(|p| frame.apply(p, db.size)) else {
+            continue;
+        };
+        if !board.is_empty(p) {
+            continue;
+        }
+        board.play_unchecked(p);
+        path.push(p);
+        if find_in(db, e.node, frame.after(e.symmetry), board, key, path, seen) {
+            board.undo();
+            return true;
+        }
+        path.pop();
+        board.undo();
+    }
+    false
+}

@@ -1,0 +1,539 @@
+//! The solution database and the independent checker: proofs solved into a database pass
+//! `check`, every stored position answers `query` in all its symmetric forms, and every
+//! mutation of a good database is rejected, by the decoder or by the checker.
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use renju::check::verify::{Report, check};
+use renju::db::{Builder, Cell, Database, DbError, Index, Node, decode, encode, query};
+use renju::notation::{PositionOptions, parse_diagram};
+use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
+use renju::solve::{Proof, SolveOptions, Verdict, solve};
+
+use crate::threats::cases;
+
+/// The quintet VCT positions `solve` proves quickly, each as a win for the side to move, and
+/// after its first winning move as a loss; and two small freestyle boards proved with every
+/// reply listed (full width).
+fn proofs() -> &'static Vec<Proof> {
+    static PROOFS: OnceLock<Vec<Proof>> = OnceLock::new();
+    PROOFS.get_or_init(|| {
+        let quick = [
+            "quintet/test_vct_black",
+            "quintet/test_vct_white",
+            "quintet/test_vct_counter",
+            "quintet/test_vct_forbidden_breaker",
+            "quintet/test_vct_fukumi_move",
+            "quintet/test_vct_dual_forbiddens",
+        ];
+        let mut proofs = Vec::new();
+        for case in cases()
+            .into_iter()
+            .filter(|c| quick.contains(&c.id.as_str()))
+        {
+            let attacker: Color = case.attacker.parse().unwrap();
+            let options = PositionOptions {
+                to_move: Some(attacker),
+                ..PositionOptions::default()
+            };
+            let mut board = parse_diagram(&case.board.join("\n"), &options).unwrap();
+            let won = solve(&board, &SolveOptions::default(), &mut |_| {});
+            assert_eq!(won.verdict, Verdict::Win, "{}", case.id);
+            board.play(won.best_move.unwrap()).unwrap();
+            let lost = solve(&board, &SolveOptions::default(), &mut |_| {});
+            assert_eq!(
+                lost.verdict,
+                Verdict::Loss,
+                "{} after the first move",
+                case.id
+            );
+            proofs.extend(won.proof);
+            proofs.extend(lost.proof);
+        }
+        for size in [Size::new(4, 3).unwrap(), Size::new(4, 4).unwrap()] {
+            let rules = Rules::new(Rule::Freestyle, Some(3)).unwrap();
+            let options = SolveOptions {
+                full_width: true,
+                ..SolveOptions::default()
+            };
+            let won = solve(&Board::new(size, rules), &options, &mut |_| {});
+            assert_eq!(won.verdict, Verdict::Win);
+            proofs.extend(won.proof);
+        }
+        proofs
+    })
+}
+
+/// One database per rule set and size, from [`proofs`].
+fn databases() -> Vec<Database> {
+    let mut builders: Vec<Builder> = Vec::new();
+    for proof in proofs() {
+        let (rules, size) = renju::db::proof_rules(proof).unwrap();
+        let i = match builders
+            .iter()
+            .position(|b| b.database().rules == rules && b.database().size == size)
+        {
+            Some(i) => i,
+            None => {
+                builders.push(Builder::new(rules, size));
+                builders.len() - 1
+            }
+        };
+        builders[i].add_proof(proof).unwrap();
+    }
+    builders.into_iter().map(Builder::finish).collect()
+}
+
+/// The renju database of the quintet proofs.
+fn renju_db() -> Database {
+    databases()
+        .into_iter()
+        .find(|db| db.rules == Rules::renju())
+        .unwrap()
+}
+
+fn checked(db: &Database) -> Report {
+    check(db, &|_| {})
+}
+
+fn assert_rejected(db: &Database, what: &str) -> Report {
+    let report = checked(db);
+    assert!(!report.ok, "{what}: the checker accepted it");
+    assert!(!report.errors.is_empty(), "{what}: no error listed");
+    report
+}
+
+/// Every explicit position of `db`: the board (in the root's submitted orientation... here the
+/// stored one) and its node, found by replaying with the fast rules core.
+fn positions(db: &Database) -> Vec<(Board, u32, Symmetry)> {
+    fn walk(
+        db: &Database,
+        n: u32,
+        frame: Symmetry,
+        board: &mut Board,
+        out: &mut Vec<(Board, u32, Symmetry)>,
+    ) {
+        out.push((board.clone(), n, frame));
+        let mut visit = |c: Cell, child: renju::db::Edge, board: &mut Board| {
+            let p = frame.apply(db.point(c).unwrap(), db.size);
+            board.play(p).unwrap();
+            walk(db, child.node, frame.after(child.symmetry), board, out);
+            board.undo();
+        };
+        match &db.nodes[n as usize] {
+            Node::Move { play, child } => visit(*play, *child, board),
+            Node::Replies { replies, .. } => {
+                for &(r, e) in replies {
+                    visit(r, e, board);
+                }
+            }
+            Node::Five | Node::Vcf(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    for root in &db.roots {
+        let mut board = db.root_board(root).unwrap();
+        walk(db, root.node, Symmetry::Identity, &mut board, &mut out);
+    }
+    out
+}
+
+#[test]
+fn solved_proofs_round_trip_and_check() {
+    for db in databases() {
+        let bytes = encode(&db).unwrap();
+        let back = decode(&bytes).unwrap();
+        assert_eq!(
+            back,
+            db,
+            "{}: decode(encode) changed the database",
+            db.describe()
+        );
+        assert_eq!(encode(&back).unwrap(), bytes);
+        let report = checked(&back);
+        assert!(report.ok, "{}: {:?}", db.describe(), report.errors);
+        assert_eq!(report.roots, db.roots.len());
+        assert!(report.nodes_checked >= db.nodes.len(), "{}", db.describe());
+    }
+}
+
+#[test]
+fn query_answers_every_stored_position_in_all_its_forms() {
+    for db in databases() {
+        let index = Index::build(&db);
+        let depths = db.depths();
+        let all = positions(&db);
+        assert!(all.len() >= db.nodes.len());
+        for (board, n, frame) in &all {
+            let node = &db.nodes[*n as usize];
+            for &s in Symmetry::of(db.size) {
+                let image = board.transformed(s);
+                let answer = query(&db, &index, &depths, &image);
+                let want = match node {
+                    Node::Move { .. } | Node::Vcf(_) => "win",
+                    Node::Replies { .. } => "loss",
+                    Node::Five => continue,
+                };
+                assert_eq!(answer.result, want, "{} under {s}", db.describe());
+                assert_eq!(answer.depth, Some(depths[*n as usize]));
+                if let Node::Move { play, .. } = node {
+                    // The stored move, mapped; or its image under a symmetry of the position
+                    // itself (the empty board's corner moves are all the same move).
+                    let m = s.apply(frame.apply(db.point(*play).unwrap(), db.size), db.size);
+                    let same: Vec<String> = Symmetry::of(db.size)
+                        .iter()
+                        .filter(|&&u| image.transformed(u).hash() == image.hash())
+                        .map(|&u| u.apply(m, db.size).to_string())
+                        .collect();
+                    let best = answer.best_move.clone().unwrap();
+                    assert!(same.contains(&best), "{best} is not among {same:?}");
+                }
+            }
+        }
+        // A position not in the database.
+        let empty = Board::new(db.size, db.rules);
+        if index.get(&empty).is_none() {
+            assert_eq!(query(&db, &index, &depths, &empty).result, "unknown");
+        }
+    }
+}
+
+#[test]
+fn symmetric_and_repeated_proofs_are_stored_once() {
+    let proof = &proofs()[0];
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(proof).unwrap();
+    let once = builder.database().clone().compacted();
+    // The same proof again, and its mirror image, add nothing.
+    assert_eq!(builder.add_proof(proof).unwrap(), renju::db::Added::Kept);
+    let mirrored = mirror(proof, Symmetry::Rotate90);
+    assert_eq!(
+        builder.add_proof(&mirrored).unwrap(),
+        renju::db::Added::Kept
+    );
+    let db = builder.finish();
+    assert_eq!(db.nodes.len(), once.nodes.len());
+    assert_eq!(db.roots.len(), 1);
+    assert!(checked(&db).ok);
+    // Stored alone, the mirror image checks, and answers queries in the original's form.
+    let mut alone = Builder::new(Rules::renju(), Size::STANDARD);
+    alone.add_proof(&mirrored).unwrap();
+    let alone = alone.finish();
+    assert!(checked(&alone).ok);
+    let index = Index::build(&alone);
+    let root = renju::db::submitted_stones(&once, &once.roots[0]);
+    let mut board = Board::new(Size::STANDARD, Rules::renju());
+    for p in root.0 {
+        board.put(p, Color::Black).unwrap();
+    }
+    for p in root.1 {
+        board.put(p, Color::White).unwrap();
+    }
+    board.set_to_move(proof.to_move);
+    let answer = query(&alone, &index, &alone.depths(), &board);
+    assert_eq!(answer.result, "win");
+    assert_eq!(answer.best_move, proof.root_move().map(|p| p.to_string()));
+}
+
+/// `proof` with every point mapped by `s`.
+fn mirror(proof: &Proof, s: Symmetry) -> Proof {
+    let size: Size = proof.size.parse().unwrap();
+    let map = |t: &String| s.apply(t.parse::<Point>().unwrap(), size).to_string();
+    let mut out = proof.clone();
+    out.black = proof.black.iter().map(map).collect();
+    out.white = proof.white.iter().map(map).collect();
+    for node in &mut out.nodes {
+        match node {
+            renju::solve::ProofNode::Move { play, .. } => *play = map(play),
+            renju::solve::ProofNode::Vcf { line } => *line = line.iter().map(map).collect(),
+            renju::solve::ProofNode::Replies {
+                certificate,
+                replies,
+            } => {
+                if let Some(c) = certificate {
+                    *c = c.iter().map(map).collect();
+                }
+                for r in replies.iter_mut() {
+                    r.0 = map(&r.0);
+                }
+            }
+            renju::solve::ProofNode::Five => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn a_contradiction_names_both_positions() {
+    // A win for Black to move, and the same position claimed as a loss for Black.
+    let won = proofs()
+        .iter()
+        .find(|p| p.attacker == Color::Black && p.to_move == Color::Black)
+        .unwrap();
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(won).unwrap();
+    let mut lie = won.clone();
+    lie.attacker = Color::White;
+    lie.nodes = vec![renju::solve::ProofNode::Replies {
+        certificate: None,
+        replies: Vec::new(),
+    }];
+    lie.root = 0;
+    let e = builder.add_proof(&lie).unwrap_err();
+    assert!(matches!(e, DbError::Contradiction { .. }), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("black wins") && text.contains("white wins"),
+        "{text}"
+    );
+}
+
+/// The first node (in file order) for which `pick` gives a mutation.
+fn mutate(db: &Database, mut pick: impl FnMut(&Database, usize) -> Option<Node>) -> Database {
+    let mut out = db.clone();
+    for i in 0..db.nodes.len() {
+        if let Some(node) = pick(db, i) {
+            out.nodes[i] = node;
+            return out;
+        }
+    }
+    panic!("no node to mutate");
+}
+
+/// An empty cell not used by the node at `i`'s position: the first empty point of the board
+/// at some stored position of that node.
+fn empty_cell_at(db: &Database, i: usize, avoid: &[Cell]) -> Cell {
+    let (board, _, frame) = positions(db)
+        .into_iter()
+        .find(|(_, n, _)| *n as usize == i)
+        .unwrap();
+    let back = frame.inverse();
+    board
+        .points()
+        .filter(|&p| board.is_empty(p))
+        .map(|p| db.cell(back.apply(p, db.size)))
+        .find(|c| !avoid.contains(c))
+        .unwrap()
+}
+
+#[test]
+fn deleting_an_explicit_reply_is_rejected() {
+    let db = renju_db();
+    let bad = mutate(&db, |_, i| match &db.nodes[i] {
+        Node::Replies {
+            certificate,
+            replies,
+        } if !replies.is_empty() => Some(Node::Replies {
+            certificate: certificate.clone(),
+            replies: replies[1..].to_vec(),
+        }),
+        _ => None,
+    });
+    let report = assert_rejected(&bad, "a reply deleted");
+    assert!(
+        report.errors[0].problem.contains("not answered"),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[test]
+fn changing_an_or_move_is_rejected() {
+    let db = renju_db();
+    let bad = mutate(&db, |db, i| match &db.nodes[i] {
+        Node::Move { play, child } => Some(Node::Move {
+            play: empty_cell_at(db, i, &[*play]),
+            child: *child,
+        }),
+        _ => None,
+    });
+    assert_rejected(&bad, "an OR move changed");
+}
+
+#[test]
+fn swapping_a_certificate_move_is_rejected() {
+    let db = renju_db();
+    let bad = mutate(&db, |db, i| match &db.nodes[i] {
+        Node::Replies {
+            certificate: Some(c),
+            replies,
+        } if !c.is_empty() => {
+            let mut swapped = c.clone();
+            swapped[0] = empty_cell_at(db, i, c);
+            Some(Node::Replies {
+                certificate: Some(swapped),
+                replies: replies.clone(),
+            })
+        }
+        _ => None,
+    });
+    assert_rejected(&bad, "a certificate move swapped");
+}
+
+#[test]
+fn a_child_pointing_at_a_missing_node_is_rejected() {
+    let db = renju_db();
+    let missing = db.nodes.len() as u32 + 7;
+    let bad = mutate(&db, |db, i| match &db.nodes[i] {
+        Node::Move { play, child } => Some(Node::Move {
+            play: *play,
+            child: renju::db::Edge {
+                node: missing,
+                symmetry: child.symmetry,
+            },
+        }),
+        _ => None,
+    });
+    let report = assert_rejected(&bad, "a dangling child");
+    assert!(
+        report.errors[0].problem.contains("does not exist"),
+        "{:?}",
+        report.errors
+    );
+    // The dangling reference survives the file.
+    let back = decode(&encode(&bad).unwrap()).unwrap();
+    assert_rejected(&back, "a dangling child, through the file");
+}
+
+#[test]
+fn a_forbidden_black_move_in_a_proof_is_rejected() {
+    let db = renju_db();
+    // A black OR move whose position has a forbidden point: play that point instead.
+    let mut found = None;
+    for (board, n, frame) in positions(&db) {
+        if board.to_move() != Color::Black || !matches!(db.nodes[n as usize], Node::Move { .. }) {
+            continue;
+        }
+        if let Some(&(p, _)) = board.forbidden_points().first() {
+            found = Some((n, db.cell(frame.inverse().apply(p, db.size))));
+            break;
+        }
+    }
+    let (n, forbidden) = found.expect("a black move next to a forbidden point");
+    let mut bad = db.clone();
+    if let Node::Move { play, .. } = &mut bad.nodes[n as usize] {
+        *play = forbidden;
+    }
+    let report = assert_rejected(&bad, "a forbidden black move");
+    assert!(
+        report
+            .errors
+            .iter()
+            .any(|e| e.problem.contains("forbidden")),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[test]
+fn a_cycle_is_rejected() {
+    let db = renju_db();
+    // A child pointing back at its own parent.
+    let bad = mutate(&db, |db, i| match &db.nodes[i] {
+        Node::Move { play, child } => {
+            let grand = &db.nodes[child.node as usize];
+            let Node::Replies { .. } = grand else {
+                return None;
+            };
+            Some(Node::Move {
+                play: *play,
+                child: renju::db::Edge {
+                    node: i as u32,
+                    symmetry: child.symmetry,
+                },
+            })
+        }
+        _ => None,
+    });
+    assert_rejected(&bad, "a cycle");
+}
+
+#[test]
+fn damaged_files_give_errors_naming_the_problem() {
+    let db = renju_db();
+    let bytes = encode(&db).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[24] ^= 1;
+    assert!(matches!(decode(&flipped), Err(DbError::Checksum { .. })));
+    let mut body_flip = bytes.clone();
+    let last = body_flip.len() - 1;
+    body_flip[last] ^= 0x40;
+    assert!(matches!(decode(&body_flip), Err(DbError::Checksum { .. })));
+    for cut in [0, 5, 27, 28, bytes.len() / 2, bytes.len() - 1] {
+        let e = decode(&bytes[..cut]).unwrap_err();
+        assert!(matches!(e, DbError::Truncated(_)), "cut at {cut}: {e}");
+    }
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert!(matches!(
+        decode(&version),
+        Err(DbError::Version { found: 2 })
+    ));
+    assert!(matches!(
+        decode(b"PK\x03\x04 not a database at all"),
+        Err(DbError::Magic)
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode(&longer).is_err());
+}
+
+/// `bytes` with the header's length and checksum made to fit the (altered) body.
+fn refit(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body_len = (bytes.len() - renju::db::HEADER_LEN) as u64;
+    bytes[16..24].copy_from_slice(&body_len.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[renju::db::HEADER_LEN..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+fn small_file() -> &'static Vec<u8> {
+    static FILE: OnceLock<Vec<u8>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+        builder.add_proof(&proofs()[0]).unwrap();
+        encode(&builder.finish()).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The decoder never panics, whatever the bytes: damaged bodies with a fitting checksum
+    /// decode or fail cleanly, and what decodes can be checked and encoded again.
+    #[test]
+    fn the_decoder_survives_any_damage(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+    ) {
+        let mut bytes = small_file().clone();
+        for (at, value) in &edits {
+            let i = renju::db::HEADER_LEN + at.index(bytes.len() - renju::db::HEADER_LEN);
+            bytes[i] = *value;
+        }
+        if truncate {
+            let keep = renju::db::HEADER_LEN + cut.index(bytes.len() - renju::db::HEADER_LEN);
+            bytes.truncate(keep);
+        }
+        let _ = decode(&bytes);
+        if let Ok(db) = decode(&refit(bytes)) {
+            let _ = checked(&db);
+            let _ = encode(&db);
+            let _ = Index::build(&db);
+            let _ = db.depths();
+        }
+    }
+
+    /// Random bytes after a valid header never panic the decoder either.
+    #[test]
+    fn the_decoder_survives_random_bodies(body in prop::collection::vec(any::<u8>(), 0..200)) {
+        let mut bytes = small_file()[..renju::db::HEADER_LEN].to_vec();
+        bytes.extend(body);
+        let _ = decode(&bytes);
+        if let Ok(db) = decode(&refit(bytes)) {
+            let _ = checked(&db);
+        }
+    }
+}
