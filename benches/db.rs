@@ -29,7 +29,9 @@ fn database(id: &str) -> Database {
     let solution = solve(&board, &SolveOptions::default(), &mut |_| {});
     assert_eq!(solution.verdict, Verdict::Win, "{id}");
     let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
-    builder.add_proof(&solution.proof.expect("a win has a proof")).unwrap();
+    builder
+        .add_proof(&solution.proof.expect("a win has a proof"))
+        .unwrap();
     builder.finish()
 }
 

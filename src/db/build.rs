@@ -243,7 +243,7 @@ impl Builder {
     /// # Errors
     /// As [`Builder::add_proof`].
     pub fn add_database(&mut self, other: &Database) -> Result<Vec<Added>, DbError> {
-        self.check_rules(other.rules, other.size, "database")?;
+        self.check_rules(other.rules, other.size, "input")?;
         let source = DbSource(other);
         other
             .roots

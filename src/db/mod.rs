@@ -75,7 +75,7 @@ pub enum DbError {
     Mismatch {
         /// The database's rules and size.
         db: String,
-        /// What was offered: `position`, `proof`, `database`.
+        /// What was offered: `proof` or `input` (a database merged in).
         what: &'static str,
         /// Its rules and size.
         other: String,
