@@ -39,6 +39,8 @@ pub struct Report {
     pub nodes_checked: usize,
     /// What failed (the first [`MAX_LISTED`]).
     pub errors: Vec<Problem>,
+    /// How many problems there were in all.
+    pub problems: usize,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -395,6 +397,7 @@ pub fn check(db: &Database, progress: &(dyn Fn(usize) + Sync)) -> Report {
         roots: db.roots.len(),
         nodes_checked: checked.into_inner(),
         errors,
+        problems: count,
         seconds: start.elapsed().as_secs_f64(),
     }
 }

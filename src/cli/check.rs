@@ -41,6 +41,7 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
                 position: String::new(),
                 problem: format!("cannot read `{}`: {e}", args.file.display()),
             }],
+            problems: 1,
             seconds: start.elapsed().as_secs_f64(),
         },
     };
@@ -55,6 +56,13 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
             report.seconds,
             report.nodes_checked as f64 / report.seconds.max(1e-9)
         )?;
+        if report.problems > report.errors.len() {
+            outln!(
+                "problems:      {} (the first {} listed)",
+                report.problems,
+                report.errors.len()
+            )?;
+        }
         for e in &report.errors {
             if e.position.is_empty() {
                 outln!("error: {}", e.problem)?;
@@ -66,7 +74,7 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
     if report.ok {
         Ok(())
     } else {
-        Err(CheckFailed(report.errors.len()).into())
+        Err(CheckFailed(report.problems).into())
     }
 }
 
