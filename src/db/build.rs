@@ -2,9 +2,11 @@
 //! keyed by its canonical form, and stored once in its canonical orientation. A position the
 //! database already holds is shared rather than stored again, whichever proof it came from.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::{Cell, Database, DbError, Edge, Index, Node, Root, cell_of, describe, position_name};
+use super::{
+    Cell, Database, DbError, Edge, Index, Node, Root, Visit, cell_of, describe, position_name, walk,
+};
 use crate::proof::{Proof, ProofNode};
 use crate::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 
@@ -345,18 +347,20 @@ impl Builder {
     /// A name for the stored position with canonical `key`, found by walking the roots.
     fn find(&self, key: u64) -> Option<String> {
         let db = &self.db;
+        let mut seen = HashSet::new();
         for root in &db.roots {
-            let mut board = db.root_board(root).ok()?;
             let mut path = Vec::new();
-            if find_in(
-                db,
-                root.node,
-                Symmetry::Identity,
-                &mut board,
-                key,
-                &mut path,
-                &mut Default::default(),
-            ) {
+            let found = walk(db, root, &mut |board, _, _| {
+                if board.canonical().key == key {
+                    path = board.moves().to_vec();
+                    Visit::Stop
+                } else if seen.insert(board.hash()) {
+                    Visit::Descend
+                } else {
+                    Visit::Skip
+                }
+            });
+            if found {
                 let (black, white) = super::submitted_stones(db, root);
                 let back = root.symmetry.inverse();
                 let path: Vec<Point> = path.iter().map(|&p| back.apply(p, db.size)).collect();
@@ -472,48 +476,4 @@ fn count_proof(proof: &Proof) -> usize {
         }
     }
     count
-}
-
-/// Depth-first search for the position with canonical `key` below `node`, recording the moves
-/// (in the walk's orientation) that reach it.
-fn find_in(
-    db: &Database,
-    node: u32,
-    frame: Symmetry,
-    board: &mut Board,
-    key: u64,
-    path: &mut Vec<Point>,
-    seen: &mut std::collections::HashSet<u64>,
-) -> bool {
-    if board.canonical().key == key {
-        return true;
-    }
-    if !seen.insert(board.hash()) {
-        return false;
-    }
-    let Some(made) = db.nodes.get(node as usize) else {
-        return false;
-    };
-    let moves: Vec<(Cell, Edge)> = match made {
-        Node::Move { play, child } => vec![(*play, *child)],
-        Node::Replies { replies, .. } => replies.clone(),
-        Node::Five | Node::Vcf(_) => Vec::new(),
-    };
-    for (c, e) in moves {
-        let Some(p) = db.point(c).map(|p| frame.apply(p, db.size)) else {
-            continue;
-        };
-        if !board.is_empty(p) {
-            continue;
-        }
-        board.play_unchecked(p);
-        path.push(p);
-        if find_in(db, e.node, frame.after(e.symmetry), board, key, path, seen) {
-            board.undo();
-            return true;
-        }
-        path.pop();
-        board.undo();
-    }
-    false
 }

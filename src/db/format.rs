@@ -395,52 +395,39 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
                 })
             }
         };
+        let inline_plain = |replies: Vec<u16>| replies.into_iter().map(|r| (r, 0)).collect();
         let node = match reader.next::<NodeRecord>(&what)? {
             NodeRecord::Five => Node::Five,
-            NodeRecord::Vcf(line) => {
-                cells(&line, &what)?;
-                Node::Vcf(line)
-            }
-            NodeRecord::Move(play) => {
-                cells(&[play], &what)?;
-                Node::Move {
-                    play,
-                    child: edge(0, 0)?,
-                }
-            }
-            NodeRecord::MoveTo(play, code) => {
-                cells(&[play], &what)?;
-                Node::Move {
-                    play,
-                    child: edge(0, code)?,
-                }
-            }
+            NodeRecord::Vcf(line) => Node::Vcf(line),
+            NodeRecord::Move(play) => Node::Move {
+                play,
+                child: edge(0, 0)?,
+            },
+            NodeRecord::MoveTo(play, code) => Node::Move {
+                play,
+                child: edge(0, code)?,
+            },
             NodeRecord::Replies(certificate, replies) => {
-                cells(&certificate, &what)?;
-                cells(&replies, &what)?;
-                let replies = replies.into_iter().map(|r| (r, 0)).collect();
-                replies_node(Some(certificate), replies, &mut edge)?
+                replies_node(Some(certificate), inline_plain(replies), &mut edge)?
             }
             NodeRecord::RepliesTo(certificate, replies) => {
-                cells(&certificate, &what)?;
                 replies_node(Some(certificate), replies, &mut edge)?
             }
             NodeRecord::AllReplies(replies) => {
-                cells(&replies, &what)?;
-                let replies = replies.into_iter().map(|r| (r, 0)).collect();
-                replies_node(None, replies, &mut edge)?
+                replies_node(None, inline_plain(replies), &mut edge)?
             }
             NodeRecord::AllRepliesTo(replies) => replies_node(None, replies, &mut edge)?,
         };
-        if let Some(&(r, _)) = match &node {
-            Node::Replies { replies, .. } => replies.iter().find(|(r, _)| u32::from(*r) >= area),
-            _ => None,
-        } {
-            return Err(DbError::Body(format!(
-                "{}: point {r} is off the board",
-                what()
-            )));
-        }
+        let line: &[u16] = match &node {
+            Node::Vcf(line) => line,
+            Node::Replies {
+                certificate: Some(c),
+                ..
+            } => c,
+            _ => &[],
+        };
+        cells(line, &what)?;
+        cells(&node.moves().map(|(c, _)| c).collect::<Vec<_>>(), &what)?;
         if let Some((parent, k)) = slots.pop() {
             set_child(&mut nodes[parent], k, i as u32);
         }

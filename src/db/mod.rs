@@ -142,14 +142,22 @@ pub enum Node {
 }
 
 impl Node {
+    /// The node's moves that lead to other nodes, each with its child.
+    pub fn moves(&self) -> impl Iterator<Item = (Cell, Edge)> + '_ {
+        let one = match self {
+            Node::Move { play, child } => Some((*play, *child)),
+            _ => None,
+        };
+        let many: &[(Cell, Edge)] = match self {
+            Node::Replies { replies, .. } => replies,
+            _ => &[],
+        };
+        one.into_iter().chain(many.iter().copied())
+    }
+
     /// The node's children.
     pub fn children(&self) -> impl Iterator<Item = Edge> + '_ {
-        let (one, many): (Option<Edge>, &[(Cell, Edge)]) = match self {
-            Node::Move { child, .. } => (Some(*child), &[]),
-            Node::Replies { replies, .. } => (None, replies),
-            Node::Five | Node::Vcf(_) => (None, &[]),
-        };
-        one.into_iter().chain(many.iter().map(|&(_, e)| e))
+        self.moves().map(|(_, e)| e)
     }
 
     /// The winner this node claims when `to_move` is to move (`None` for a five, which
@@ -413,49 +421,23 @@ pub struct Index {
 }
 
 impl Index {
-    /// Walks every root of `db` with the rules core. Stops going down where a move cannot be
-    /// played (a corrupt database; the checker reports those).
+    /// Walks every root of `db` with the rules core.
     #[must_use]
     pub fn build(db: &Database) -> Index {
         let mut index = Index::default();
         for root in &db.roots {
-            if let Ok(mut board) = db.root_board(root) {
-                index.walk(db, root.node, Symmetry::Identity, &mut board);
-            }
+            walk(db, root, &mut |board, node, frame| {
+                let canonical = board.canonical();
+                if index.nodes.contains_key(&canonical.key) {
+                    return Visit::Skip;
+                }
+                index
+                    .nodes
+                    .insert(canonical.key, (node, canonical.symmetry.after(frame)));
+                Visit::Descend
+            });
         }
         index
-    }
-
-    /// Adds `node`, whose stored orientation `frame` maps onto `board`'s, and its subtree.
-    fn walk(&mut self, db: &Database, node: u32, frame: Symmetry, board: &mut Board) {
-        let Some(made) = db.nodes.get(node as usize) else {
-            return;
-        };
-        let canonical = board.canonical();
-        if self.nodes.contains_key(&canonical.key) {
-            return;
-        }
-        self.nodes
-            .insert(canonical.key, (node, canonical.symmetry.after(frame)));
-        let mut visit = |play: Cell, child: Edge| {
-            let Some(p) = db.point(play).map(|p| frame.apply(p, db.size)) else {
-                return;
-            };
-            if board.is_empty(p) {
-                board.play_unchecked(p);
-                self.walk(db, child.node, frame.after(child.symmetry), board);
-                board.undo();
-            }
-        };
-        match made {
-            Node::Move { play, child } => visit(*play, *child),
-            Node::Replies { replies, .. } => {
-                for &(r, e) in replies {
-                    visit(r, e);
-                }
-            }
-            Node::Five | Node::Vcf(_) => {}
-        }
     }
 
     /// The number of distinct positions indexed.
@@ -477,6 +459,64 @@ impl Index {
         let canonical = board.canonical();
         let &(node, to_canonical) = self.nodes.get(&canonical.key)?;
         Some((node, canonical.symmetry.inverse().after(to_canonical)))
+    }
+}
+
+/// What a [`walk`] does after visiting a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visit {
+    /// Go on into the node's children.
+    Descend,
+    /// Leave the node's children out.
+    Skip,
+    /// End the walk.
+    Stop,
+}
+
+/// Walks `root`'s proof depth first with the rules core, calling `visit(board, node, frame)`
+/// at every explicit position: `board` holds it (its moves since the root are
+/// `board.moves()`), and `frame` maps the node's stored orientation onto the board's. A missing
+/// node or a move that cannot be played (a damaged database; the checker reports those) is
+/// not followed. Returns whether `visit` stopped the walk.
+pub fn walk(
+    db: &Database,
+    root: &Root,
+    visit: &mut dyn FnMut(&Board, u32, Symmetry) -> Visit,
+) -> bool {
+    fn go(
+        db: &Database,
+        node: u32,
+        frame: Symmetry,
+        board: &mut Board,
+        visit: &mut dyn FnMut(&Board, u32, Symmetry) -> Visit,
+    ) -> bool {
+        let Some(made) = db.nodes.get(node as usize) else {
+            return false;
+        };
+        match visit(board, node, frame) {
+            Visit::Stop => return true,
+            Visit::Skip => return false,
+            Visit::Descend => {}
+        }
+        for (play, child) in made.moves() {
+            let Some(p) = db.point(play).map(|p| frame.apply(p, db.size)) else {
+                continue;
+            };
+            if !board.is_empty(p) {
+                continue;
+            }
+            board.play_unchecked(p);
+            let stopped = go(db, child.node, frame.after(child.symmetry), board, visit);
+            board.undo();
+            if stopped {
+                return true;
+            }
+        }
+        false
+    }
+    match db.root_board(root) {
+        Ok(mut board) => go(db, root.node, Symmetry::Identity, &mut board, visit),
+        Err(_) => false,
     }
 }
 

@@ -1,13 +1,10 @@
 //! The `renju` binary: real output on real positions, and a one-line error with exit status 2
 //! for every kind of bad input.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn renju() -> Command {
-    Command::cargo_bin("renju").unwrap()
-}
+use crate::support::renju;
 
 fn json(args: &[&str]) -> Value {
     let out = renju().args(args).arg("--json").output().unwrap();

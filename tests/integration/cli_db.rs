@@ -7,12 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn renju() -> Command {
-    Command::cargo_bin("renju").unwrap()
-}
+use crate::support::{renju, solve_empty_k3_args};
 
 /// A bundled example position.
 fn example(name: &str) -> String {
@@ -329,20 +326,14 @@ fn merge_and_export() {
 
     // Other rules and size: an input error naming both, and nothing written.
     let small = d.join("small.db");
-    let answer = ok_json(&run(&[
-        "--size",
-        "4",
-        "--rule",
-        "freestyle",
-        "--k",
-        "3",
-        "solve",
-        "",
-        "--full-width",
-        "--db",
-        s(&small),
-        "--json",
-    ]));
+    let small_args = |db: &Path| -> Vec<String> {
+        let mut args: Vec<String> = solve_empty_k3_args("4").map(String::from).to_vec();
+        args.extend(["--full-width", "--db", s(db)].map(String::from));
+        args
+    };
+    let mut args = small_args(&small);
+    args.push("--json".to_string());
+    let answer = ok_json(&run(&args.iter().map(String::as_str).collect::<Vec<_>>()));
     assert_eq!(answer["result"], "win", "{answer}");
     assert_eq!(answer["db"], "added", "{answer}");
     let v = info(&small);
@@ -365,19 +356,10 @@ fn merge_and_export() {
         assert!(!bad.exists(), "{name} written after a failed merge");
     }
     // Adding a proof of other rules to an existing database is the same input error.
-    let out = run(&[
-        "--size",
-        "4",
-        "--rule",
-        "freestyle",
-        "--k",
-        "3",
-        "solve",
-        "",
-        "--full-width",
-        "--db",
-        s(&a),
-    ]);
+    let out = run(&small_args(&a)
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(info(&a)["roots"], 1);
 

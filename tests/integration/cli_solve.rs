@@ -4,25 +4,14 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::proof_replay::check_proof;
+use crate::support::renju;
 
-fn renju() -> Command {
-    Command::cargo_bin("renju").unwrap()
-}
+use crate::proof_replay::check_proof;
 
 /// `renju solve` on the empty `size` board, freestyle with k = 3 (full-width arguments follow).
 fn solve_empty_k3(size: &str) -> Command {
     let mut cmd = renju();
-    cmd.args([
-        "--size",
-        size,
-        "--rule",
-        "freestyle",
-        "--k",
-        "3",
-        "solve",
-        "",
-    ]);
+    cmd.args(crate::support::solve_empty_k3_args(size));
     cmd
 }
 

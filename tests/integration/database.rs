@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use renju::check::verify::{Report, check};
-use renju::db::{Builder, Cell, Database, DbError, Index, Node, decode, encode, query};
+use renju::db::{Builder, Cell, Database, DbError, Index, Node, Visit, decode, encode, query};
 use renju::notation::{PositionOptions, parse_diagram};
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 use renju::solve::{Proof, SolveOptions, Verdict, solve};
@@ -104,37 +104,15 @@ fn assert_rejected(db: &Database, what: &str) -> Report {
     report
 }
 
-/// Every explicit position of `db`: the board (in the root's submitted orientation... here the
-/// stored one) and its node, found by replaying with the fast rules core.
+/// Every explicit position of `db`: the board (in the root's stored orientation), its node,
+/// and the symmetry from the node's orientation onto the board's.
 fn positions(db: &Database) -> Vec<(Board, u32, Symmetry)> {
-    fn walk(
-        db: &Database,
-        n: u32,
-        frame: Symmetry,
-        board: &mut Board,
-        out: &mut Vec<(Board, u32, Symmetry)>,
-    ) {
-        out.push((board.clone(), n, frame));
-        let mut visit = |c: Cell, child: renju::db::Edge, board: &mut Board| {
-            let p = frame.apply(db.point(c).unwrap(), db.size);
-            board.play(p).unwrap();
-            walk(db, child.node, frame.after(child.symmetry), board, out);
-            board.undo();
-        };
-        match &db.nodes[n as usize] {
-            Node::Move { play, child } => visit(*play, *child, board),
-            Node::Replies { replies, .. } => {
-                for &(r, e) in replies {
-                    visit(r, e, board);
-                }
-            }
-            Node::Five | Node::Vcf(_) => {}
-        }
-    }
     let mut out = Vec::new();
     for root in &db.roots {
-        let mut board = db.root_board(root).unwrap();
-        walk(db, root.node, Symmetry::Identity, &mut board, &mut out);
+        renju::db::walk(db, root, &mut |board, n, frame| {
+            out.push((board.clone(), n, frame));
+            Visit::Descend
+        });
     }
     out
 }

@@ -2,6 +2,7 @@
 //! the plain grid of the checker's own rules (`renju::check::rules`), the reference the fast
 //! rules core is tested against.
 
+use assert_cmd::Command;
 use renju::rules::{Board, Color, Forbidden, Point, Rules, Size};
 
 use renju::check::rules::{Grid, Verdict};
@@ -51,4 +52,24 @@ pub fn board_with(size: Size, stones: &[(Point, Color)]) -> Board {
         b.put(p, c).unwrap();
     }
     b
+}
+
+/// The `renju` binary built for the tests.
+pub fn renju() -> Command {
+    Command::cargo_bin("renju").unwrap()
+}
+
+/// The arguments of `renju solve` on the empty `size` board, freestyle with k = 3 (more
+/// arguments, like `--full-width`, may follow).
+pub fn solve_empty_k3_args(size: &str) -> [&str; 8] {
+    [
+        "--size",
+        size,
+        "--rule",
+        "freestyle",
+        "--k",
+        "3",
+        "solve",
+        "",
+    ]
 }
