@@ -56,8 +56,11 @@ fn checker(c: &mut Criterion) {
             "db size: {id}: {} nodes, {bytes} bytes, {per_node:.2} bytes per node",
             db.nodes.len()
         );
-        // A regression guard on the format's compactness (deterministic: the proofs are).
-        assert!(per_node < 6.5, "{id}: {per_node:.2} bytes per node");
+        // A regression guard on the format's compactness (deterministic: the proofs are). The
+        // goal is 4 bytes per node; the small databases are dominated by the 28-byte header
+        // and the root's stones.
+        let bound = if db.nodes.len() > 500 { 4.0 } else { 5.5 };
+        assert!(per_node <= bound, "{id}: {per_node:.2} bytes per node");
         let name = id.rsplit('/').next().unwrap_or(id);
         group.throughput(Throughput::Elements(db.nodes.len() as u64));
         group.bench_function(name, |b| {

@@ -1,8 +1,10 @@
-//! The database file format, version 1 (`docs/db-format.md`): a fixed 28-byte header, then a
-//! body of bincode records (standard configuration: little-endian variable-length integers).
+//! The database file format, version 2 (`docs/db-format.md`): a fixed 28-byte header, then a
+//! body of records whose fields are bincode values (standard configuration: little-endian
+//! variable-length integers). A node record starts with a head byte that names its kind and
+//! holds short lengths, which is what keeps a proof near 3.5 bytes per node.
 //!
 //! Decoding never trusts the file: every length is checked against the bytes left, every
-//! record is decoded with a size limit, and every point and symmetry is range-checked, so a
+//! field is decoded with a size limit, and every point and symmetry is range-checked, so a
 //! truncated, corrupted or hostile file gives a [`DbError`] naming the problem, never a panic
 //! or a huge allocation.
 
@@ -15,7 +17,7 @@ use crate::rules::{Color, Rule, Rules, Size, Symmetry};
 /// The first 8 bytes of every database file.
 pub const MAGIC: [u8; 8] = *b"RENJU-DB";
 /// The format version this build writes and reads; any change to the format bumps it.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Bytes before the body.
 pub const HEADER_LEN: usize = 28;
 
@@ -37,13 +39,45 @@ struct RootRecord {
     node: u32,
 }
 
-/// A node on disk, in the file's order: each root's proof depth-first, children in order,
-/// every node at its first visit. A child first visited through this edge is *inline*: it is
-/// the next record not yet placed (so it needs no number); any other child is a reference by
-/// its distance. An edge code is the symmetry (0 to 7) for an inline child, and
-/// `8 + 8 * zigzag(child - this) + symmetry` for a reference (a node outside the body is
-/// missing: only a damaged database has one).
-#[derive(Serialize, Deserialize)]
+/// A node on disk starts with a *head* byte naming its kind; short lines and reply lists carry
+/// their lengths in it (`docs/db-format.md` has the table). The nodes come in the file's order:
+/// each root's proof depth-first, children in order, every node at its first visit. A child
+/// first visited through this edge is *inline*: it is the next record not yet placed (so it
+/// needs no number); any other child is a reference by its distance. An edge code is the
+/// symmetry (0 to 7) for an inline child, and `8 + 8 * zigzag(child - this) + symmetry` for a
+/// reference (a node outside the body is missing: only a damaged database has one).
+mod head {
+    /// The attacker already has a five (a root only).
+    pub const FIVE: u8 = 0;
+    /// A VCF leaf whose line has `head - VCF` moves, up to [`VCF_SHORT_MAX`].
+    pub const VCF: u8 = 1;
+    pub const VCF_SHORT_MAX: usize = 31;
+    /// A VCF leaf with its line's length as a varint.
+    pub const VCF_LONG: u8 = 33;
+    /// A winning move; the child inline, in the same orientation.
+    pub const MOVE: u8 = 34;
+    /// A winning move and its child's edge code.
+    pub const MOVE_TO: u8 = 35;
+    /// Defender nodes with a certificate of `c` moves and `r` replies, both below
+    /// [`PACKED`], as `base + c * PACKED + r`: replies plain (every child inline, same
+    /// orientation) or coded (each with an edge code).
+    pub const PACKED: usize = 8;
+    pub const REPLIES: u8 = 64;
+    pub const REPLIES_TO: u8 = 128;
+    /// Defender nodes without a certificate (every legal reply listed), `base + r` for `r`
+    /// below [`ALL_PACKED`].
+    pub const ALL_PACKED: usize = 16;
+    pub const ALL_REPLIES: u8 = 192;
+    pub const ALL_REPLIES_TO: u8 = 208;
+    /// Longer defender nodes: the lengths as varints (the certificate's first, if any).
+    pub const REPLIES_LONG: u8 = 224;
+    pub const REPLIES_TO_LONG: u8 = 225;
+    pub const ALL_REPLIES_LONG: u8 = 226;
+    pub const ALL_REPLIES_TO_LONG: u8 = 227;
+}
+
+/// A node record, as [`head`] packs it.
+#[derive(Debug, PartialEq)]
 enum NodeRecord {
     Five,
     Vcf(Vec<u16>),
@@ -58,6 +92,139 @@ enum NodeRecord {
     AllReplies(Vec<u16>),
     /// Every legal reply listed.
     AllRepliesTo(Vec<(u16, u32)>),
+}
+
+impl NodeRecord {
+    /// Appends the record to the body: its head, any lengths the head does not hold, then its
+    /// points and edge codes, each a bincode varint.
+    fn write(&self, body: &mut Vec<u8>) {
+        let packed = |base: u8, long: u8, c: usize, r: usize, body: &mut Vec<u8>| {
+            if c < head::PACKED && r < head::PACKED {
+                put(body, &(base + (c * head::PACKED + r) as u8));
+            } else {
+                put(body, &long);
+                put(body, &(c as u64));
+                put(body, &(r as u64));
+            }
+        };
+        let all = |base: u8, long: u8, r: usize, body: &mut Vec<u8>| {
+            if r < head::ALL_PACKED {
+                put(body, &(base + r as u8));
+            } else {
+                put(body, &long);
+                put(body, &(r as u64));
+            }
+        };
+        match self {
+            Self::Five => put(body, &head::FIVE),
+            Self::Vcf(line) => {
+                if line.len() <= head::VCF_SHORT_MAX {
+                    put(body, &(head::VCF + line.len() as u8));
+                } else {
+                    put(body, &head::VCF_LONG);
+                    put(body, &(line.len() as u64));
+                }
+                put_all(body, line);
+            }
+            Self::Move(play) => {
+                put(body, &head::MOVE);
+                put(body, play);
+            }
+            Self::MoveTo(play, code) => {
+                put(body, &head::MOVE_TO);
+                put(body, play);
+                put(body, code);
+            }
+            Self::Replies(c, replies) => {
+                packed(
+                    head::REPLIES,
+                    head::REPLIES_LONG,
+                    c.len(),
+                    replies.len(),
+                    body,
+                );
+                put_all(body, c);
+                put_all(body, replies);
+            }
+            Self::RepliesTo(c, replies) => {
+                let (r, long) = (replies.len(), head::REPLIES_TO_LONG);
+                packed(head::REPLIES_TO, long, c.len(), r, body);
+                put_all(body, c);
+                put_all(body, replies);
+            }
+            Self::AllReplies(replies) => {
+                all(
+                    head::ALL_REPLIES,
+                    head::ALL_REPLIES_LONG,
+                    replies.len(),
+                    body,
+                );
+                put_all(body, replies);
+            }
+            Self::AllRepliesTo(replies) => {
+                let (r, long) = (replies.len(), head::ALL_REPLIES_TO_LONG);
+                all(head::ALL_REPLIES_TO, long, r, body);
+                put_all(body, replies);
+            }
+        }
+    }
+
+    /// Reads the next record off the body.
+    fn read(reader: &mut Reader, what: &dyn Fn() -> String) -> Result<Self, DbError> {
+        let h: u8 = reader.next(what)?;
+        let short = |base: u8| usize::from(h - base);
+        let packed = |base: u8| {
+            let v = usize::from(h - base);
+            (v / head::PACKED, v % head::PACKED)
+        };
+        Ok(match h {
+            head::FIVE => Self::Five,
+            head::VCF..head::VCF_LONG => Self::Vcf(reader.items(short(head::VCF), what)?),
+            head::VCF_LONG => {
+                let n = reader.count(what)?;
+                Self::Vcf(reader.items(n, what)?)
+            }
+            head::MOVE => Self::Move(reader.next(what)?),
+            head::MOVE_TO => Self::MoveTo(reader.next(what)?, reader.next(what)?),
+            head::REPLIES..head::REPLIES_TO => {
+                let (c, r) = packed(head::REPLIES);
+                Self::Replies(reader.items(c, what)?, reader.items(r, what)?)
+            }
+            head::REPLIES_TO..head::ALL_REPLIES => {
+                let (c, r) = packed(head::REPLIES_TO);
+                Self::RepliesTo(reader.items(c, what)?, reader.items(r, what)?)
+            }
+            head::ALL_REPLIES..head::ALL_REPLIES_TO => {
+                Self::AllReplies(reader.items(short(head::ALL_REPLIES), what)?)
+            }
+            head::ALL_REPLIES_TO..head::REPLIES_LONG => {
+                Self::AllRepliesTo(reader.items(short(head::ALL_REPLIES_TO), what)?)
+            }
+            head::REPLIES_LONG | head::REPLIES_TO_LONG => {
+                let (c, r) = (reader.count(what)?, reader.count(what)?);
+                let certificate = reader.items(c, what)?;
+                if h == head::REPLIES_LONG {
+                    Self::Replies(certificate, reader.items(r, what)?)
+                } else {
+                    Self::RepliesTo(certificate, reader.items(r, what)?)
+                }
+            }
+            head::ALL_REPLIES_LONG => {
+                let r = reader.count(what)?;
+                Self::AllReplies(reader.items(r, what)?)
+            }
+            head::ALL_REPLIES_TO_LONG => {
+                let r = reader.count(what)?;
+                Self::AllRepliesTo(reader.items(r, what)?)
+            }
+            _ => {
+                return Err(DbError::Body(format!(
+                    "{}: unknown record kind {h}",
+                    what()
+                )));
+            }
+        })
+    }
 }
 
 /// The file's order of `db`'s nodes (only those the roots reach), and for each node in that
@@ -183,7 +350,7 @@ pub fn encode(db: &Database) -> Result<Vec<u8>, DbError> {
                 }
             }
         };
-        put(&mut body, &record);
+        record.write(&mut body);
     }
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.extend_from_slice(&MAGIC);
@@ -198,11 +365,18 @@ pub fn encode(db: &Database) -> Result<Vec<u8>, DbError> {
     Ok(out)
 }
 
-/// Appends one record to the body.
+/// Appends items to the body one after another, without a length (the head or a count
+/// gives it).
+fn put_all<T: Serialize>(body: &mut Vec<u8>, items: &[T]) {
+    for item in items {
+        put(body, item);
+    }
+}
+
+/// Appends one record or field to the body.
 fn put<T: Serialize>(body: &mut Vec<u8>, value: &T) {
-    let bytes = bincode::serde::encode_to_vec(value, records())
-        .expect("a record within the size limit always encodes");
-    body.extend_from_slice(&bytes);
+    bincode::serde::encode_into_std_write(value, body, records())
+        .expect("a value within the size limit always encodes into memory");
 }
 
 /// Reads records off the body one at a time.
@@ -222,16 +396,26 @@ impl Reader<'_> {
         Ok(value)
     }
 
-    /// A record count, which cannot exceed the bytes left (every record takes at least one).
-    fn count(&mut self, what: &str) -> Result<usize, DbError> {
-        let n: u64 = self.next(&|| format!("the {what} count"))?;
+    /// A count, which cannot exceed the bytes left (every item takes at least one).
+    fn count(&mut self, what: &dyn Fn() -> String) -> Result<usize, DbError> {
+        let n: u64 = self.next(what)?;
         let left = (self.body.len() - self.at) as u64;
         if n > left {
             return Err(DbError::Body(format!(
-                "{n} {what} announced but only {left} bytes follow"
+                "{}: {n} items announced but only {left} bytes follow",
+                what()
             )));
         }
         Ok(n as usize)
+    }
+
+    /// `n` items, one after another.
+    fn items<T: serde::de::DeserializeOwned>(
+        &mut self,
+        n: usize,
+        what: &dyn Fn() -> String,
+    ) -> Result<Vec<T>, DbError> {
+        (0..n).map(|_| self.next(what)).collect()
     }
 }
 
@@ -344,7 +528,7 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
         }
     };
     let mut reader = Reader { body, at: 0 };
-    let root_count = reader.count("roots")?;
+    let root_count = reader.count(&|| "the root count".into())?;
     let mut roots = Vec::with_capacity(root_count);
     for r in 0..root_count {
         let what = || format!("root {r}");
@@ -365,7 +549,7 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
             symmetry,
         });
     }
-    let node_count = reader.count("nodes")?;
+    let node_count = reader.count(&|| "the node count".into())?;
     let mut nodes: Vec<Node> = Vec::with_capacity(node_count);
     // Inline children still to come: (parent, which child), the next one last.
     let mut slots: Vec<(usize, usize)> = Vec::new();
@@ -396,7 +580,7 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
             }
         };
         let inline_plain = |replies: Vec<u16>| replies.into_iter().map(|r| (r, 0)).collect();
-        let node = match reader.next::<NodeRecord>(&what)? {
+        let node = match NodeRecord::read(&mut reader, &what)? {
             NodeRecord::Five => Node::Five,
             NodeRecord::Vcf(line) => Node::Vcf(line),
             NodeRecord::Move(play) => Node::Move {
@@ -451,4 +635,147 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
         roots,
         nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Cell;
+
+    fn edge(node: u32, symmetry: Symmetry) -> Edge {
+        Edge { node, symmetry }
+    }
+
+    /// Lists longer than the head holds, references forward and back, symmetric edges and
+    /// both kinds of defender node: every head form the writer can choose round-trips.
+    #[test]
+    fn every_record_form_round_trips() {
+        let cells = |from: u16, n: u16| (from..from + n).collect::<Vec<Cell>>();
+        let id = Symmetry::Identity;
+        let turn = Symmetry::Rotate180;
+        let mut replies: Vec<(Cell, Edge)> = vec![(0, edge(2, id))];
+        replies.extend((1..17).map(|r| (r, edge(if r % 2 == 0 { 3 } else { 4 }, turn))));
+        let nodes = vec![
+            Node::Move {
+                play: 112,
+                child: edge(1, id),
+            },
+            // 17 replies, no certificate: the long coded form.
+            Node::Replies {
+                certificate: None,
+                replies,
+            },
+            // Certificate of 9 and 9 replies: the long plain form, children inline.
+            Node::Replies {
+                certificate: Some(cells(100, 9)),
+                replies: (0..9)
+                    .map(|k| (200 + k, edge(3 + u32::from(k), id)))
+                    .collect(),
+            },
+            Node::Vcf(cells(10, 40)),
+            Node::Vcf(Vec::new()),
+            Node::Vcf(cells(60, 31)),
+            Node::Vcf(cells(60, 32)),
+            Node::Move {
+                play: 5,
+                child: edge(0, turn),
+            },
+            Node::Replies {
+                certificate: Some(Vec::new()),
+                replies: vec![(7, edge(5, turn)), (8, edge(9, id))],
+            },
+            Node::Replies {
+                certificate: None,
+                replies: vec![(9, edge(10, id))],
+            },
+            Node::Replies {
+                certificate: Some(cells(30, 7)),
+                replies: cells(40, 7).into_iter().map(|c| (c, edge(3, id))).collect(),
+            },
+            Node::Five,
+        ];
+        let root = |node: u32| Root {
+            black: vec![1, 2, 3],
+            white: vec![4],
+            to_move: Color::Black,
+            attacker: Color::Black,
+            node,
+            symmetry: id,
+        };
+        let db = Database {
+            rules: Rules::renju(),
+            size: Size::STANDARD,
+            roots: vec![root(0), root(11), root(7)],
+            nodes,
+        };
+        let bytes = encode(&db).unwrap();
+        let read = decode(&bytes).unwrap();
+        assert_eq!(read, db.compacted());
+        assert_eq!(read.nodes.len(), db.nodes.len());
+        assert_eq!(encode(&read).unwrap(), bytes);
+    }
+
+    /// Each record kind, at the longest short form and the shortest long one, reads back as
+    /// written, with the head the format table gives.
+    #[test]
+    fn every_head_form_reads_back() {
+        let line = |n: usize| (0..n as u16).collect::<Vec<u16>>();
+        let coded = |n: usize| {
+            (0..n as u16)
+                .map(|c| (c, 8 + u32::from(c)))
+                .collect::<Vec<_>>()
+        };
+        let cases = [
+            (NodeRecord::Five, 0),
+            (NodeRecord::Vcf(line(0)), 1),
+            (NodeRecord::Vcf(line(31)), 32),
+            (NodeRecord::Vcf(line(32)), 33),
+            (NodeRecord::Move(224), 34),
+            (NodeRecord::MoveTo(224, 300), 35),
+            (NodeRecord::Replies(line(0), line(0)), 64),
+            (NodeRecord::Replies(line(7), line(7)), 127),
+            (NodeRecord::Replies(line(8), line(1)), 224),
+            (NodeRecord::RepliesTo(line(1), coded(2)), 138),
+            (NodeRecord::RepliesTo(line(7), coded(7)), 191),
+            (NodeRecord::RepliesTo(line(0), coded(8)), 225),
+            (NodeRecord::AllReplies(line(15)), 207),
+            (NodeRecord::AllReplies(line(16)), 226),
+            (NodeRecord::AllRepliesTo(coded(15)), 223),
+            (NodeRecord::AllRepliesTo(coded(16)), 227),
+        ];
+        for (record, head) in cases {
+            let mut body = Vec::new();
+            record.write(&mut body);
+            assert_eq!(body[0], head, "{record:?}");
+            let mut reader = Reader { body: &body, at: 0 };
+            let read = NodeRecord::read(&mut reader, &|| "the record".into()).unwrap();
+            assert_eq!(read, record);
+            assert_eq!(reader.at, body.len(), "{record:?}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_head_is_an_error_naming_the_node() {
+        let db = Database {
+            rules: Rules::renju(),
+            size: Size::STANDARD,
+            roots: vec![Root {
+                black: vec![],
+                white: vec![],
+                to_move: Color::Black,
+                attacker: Color::Black,
+                node: 0,
+                symmetry: Symmetry::Identity,
+            }],
+            nodes: vec![Node::Five],
+        };
+        let mut bytes = encode(&db).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] = 40;
+        let body = &bytes[HEADER_LEN..];
+        let crc = crc32fast::hash(body).to_le_bytes();
+        bytes[24..28].copy_from_slice(&crc);
+        let e = decode(&bytes).unwrap_err().to_string();
+        assert!(e.contains("node 0: unknown record kind 40"), "{e}");
+    }
 }

@@ -155,7 +155,7 @@ fn solve_creates_a_database_that_checks_and_is_kept_on_a_second_add() {
     let v = info(&db);
     let size = std::fs::metadata(&db).unwrap().len();
     assert_eq!(v["format"], "renju-db");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["rule"], "renju");
     assert_eq!(v["k"], 5);
     assert_eq!(v["size"], "15x15");
@@ -428,13 +428,13 @@ fn damaged_files_are_rejected_by_check_and_info() {
             "not a renju database",
         ),
         (
-            "version 2".into(),
+            "version 3".into(),
             {
                 let mut b = good.clone();
-                b[8] = 2;
+                b[8] = 3;
                 b
             },
-            "unsupported database format version 2",
+            "unsupported database format version 3",
         ),
         (
             "a byte after the body".into(),

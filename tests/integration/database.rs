@@ -443,10 +443,10 @@ fn damaged_files_give_errors_naming_the_problem() {
         assert!(matches!(e, DbError::Truncated(_)), "cut at {cut}: {e}");
     }
     let mut version = bytes.clone();
-    version[8] = 2;
+    version[8] = 1;
     assert!(matches!(
         decode(&version),
-        Err(DbError::Version { found: 2 })
+        Err(DbError::Version { found: 1 })
     ));
     assert!(matches!(
         decode(b"PK\x03\x04 not a database at all"),
@@ -514,4 +514,30 @@ proptest! {
             let _ = checked(&db);
         }
     }
+}
+
+/// The size goal of the format: at most 4 bytes per node, header and root included, on the
+/// proof of the bench position `bench_vct_black` (956 nodes; `benches/db.rs` measures the
+/// others). The proof is deterministic, so so is its size.
+#[test]
+fn the_bench_proof_takes_at_most_4_bytes_per_node() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.id == "quintet/bench_vct_black")
+        .unwrap();
+    let options = PositionOptions {
+        to_move: Some(case.attacker.parse().unwrap()),
+        ..PositionOptions::default()
+    };
+    let board = parse_diagram(&case.board.join("\n"), &options).unwrap();
+    let won = solve(&board, &SolveOptions::default(), &mut |_| {});
+    assert_eq!(won.verdict, Verdict::Win);
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(&won.proof.unwrap()).unwrap();
+    let db = builder.finish();
+    let bytes = encode(&db).unwrap().len();
+    let per_node = bytes as f64 / db.nodes.len() as f64;
+    assert!(db.nodes.len() > 500, "{} nodes", db.nodes.len());
+    assert!(per_node <= 4.0, "{bytes} bytes, {per_node:.2} per node");
+    assert_eq!(decode(&encode(&db).unwrap()).unwrap(), db.compacted());
 }
