@@ -53,6 +53,9 @@ pub struct SolveOptions {
     /// runs alongside the proof search, each round going on from the last with a budget that
     /// doubles.
     pub vct_nodes: Option<u64>,
+    /// Threads searching this one proof, sharing the transposition table (default 1: the
+    /// search and its node counts are then deterministic). The verdict never depends on it.
+    pub threads: Option<usize>,
 }
 
 /// The VCT budget per attacker node when none is given.
