@@ -106,6 +106,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         memory_mb: args.memory,
         full_width: args.full_width,
         vct_nodes: Some(args.vct_nodes),
+        threads: None,
     };
     let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
