@@ -17,7 +17,7 @@ fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
     };
     Ok(moves.iter().map(|m| m.point).find(|&m| {
         let k = p.key_after(m);
-        p.lookup(k).is_some_and(|e| e.pn == 0)
+        p.table.proved(k)
     }))
 }
 

@@ -22,20 +22,34 @@
 //! moves of expanded nodes in the canonical frame. Its estimated size is bounded by `memory`:
 //! when it is full, unresolved entries are dropped first; proved and disproved ones are kept.
 //!
+//! Two searches answer the question: a win for the side to move, and a win for the other
+//! side. On one thread they take turns, in rounds that double in length, and the node counts
+//! are deterministic. With more threads ([`SolveOptions::threads`]) they run at once, each on
+//! half of the threads; the threads of one search share its table ([`table`]) and all search
+//! from the root, spread over different subtrees by virtual proof and disproof numbers (a child
+//! another thread is inside looks worse, as in Kaneko's parallel df-pn). A settled entry is
+//! never replaced by an estimate, and a VCT that proved a node on one thread is kept where the
+//! others can borrow it, so whichever thread settles a node, the proof can be read out. The
+//! verdict does not depend on the thread count; the proof may.
+//!
 //! A proved root's proof is read out of the table in the [`crate::proof`] format.
 
 mod extract;
+mod table;
 
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::dfpn::{INF, Sum, child_thresholds, combine};
+use crate::dfpn::{BIG, INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Point, Symmetry};
 use crate::threat::{
-    Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTable, VctTree,
-    ZobristMap, prove_vct,
+    Limits, Line, Stopped, UNLIMITED, VcfSearch, VcfTable, VctOptions, VctTable, VctTree, prove_vct,
 };
+use table::{Stored, Table};
 
 pub use crate::proof::{Proof, ProofNode};
 
@@ -68,6 +82,11 @@ const VCT_THREAT_FOURS: u32 = 3;
 
 /// A proof or disproof number at or above this is infinite: the node is settled.
 pub const INFINITE: u32 = INF;
+
+/// The longest round, in nodes of the main thread.
+const MAX_SLICE: u64 = 1 << 22;
+/// How often the two searches running side by side report progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// The table bound when none is given, in MiB.
 pub const DEFAULT_MEMORY_MB: u64 = 1024;
@@ -139,10 +158,6 @@ pub struct Solution {
 /// The defender's own VCFs are looked for up to this many fours; a VCF found is a real win, so
 /// any bound is sound.
 const COUNTER_FOURS: u32 = 3;
-/// Bytes of a bucket of the table: key, entry and control byte.
-const SLOT_BYTES: usize = size_of::<(u64, Entry)>() + 1;
-/// Bytes of a kept move list besides its moves: reference counts and allocator overhead.
-const MOVES_OVERHEAD: usize = 32;
 /// Estimated bytes of an entry of a VCT leaf search's table, its moves included (measured:
 /// about 1M entries in about 130 MB on `bench_vct_small_but_long`).
 const VCT_ENTRY_BYTES: usize = 128;
@@ -159,7 +174,7 @@ struct Entry {
     pn: u32,
     dn: u32,
     /// The node's moves in the canonical frame, once generated.
-    moves: Option<Rc<[Move]>>,
+    moves: Option<Arc<[Move]>>,
 }
 
 impl Entry {
@@ -184,30 +199,15 @@ struct Move {
     dn: u32,
 }
 
-/// Estimated bytes of a table entry's moves: the shared slice with its counts, and the
-/// allocator's overhead.
-fn entry_bytes(e: &Entry) -> usize {
-    e.moves
-        .as_ref()
-        .map_or(0, |m| MOVES_OVERHEAD + m.len() * size_of::<Move>())
-}
-
-/// Buckets of a hash map (hashbrown) that can hold `capacity` entries without growing.
-fn buckets(capacity: usize) -> usize {
-    if capacity == 0 {
-        0
-    } else {
-        (capacity * 8 / 7).next_power_of_two()
-    }
-}
-
 enum Expansion {
     Proved,
     Disproved,
     Moves(Vec<Move>),
 }
 
-/// One df-pn search: does `attacker` win from the position?
+/// One df-pn search: does `attacker` win from the position? With more than one thread, the
+/// prover is the main thread's worker and keeps the others in `helpers`; all of them search
+/// from the root, sharing one [`Table`].
 struct Prover<'a> {
     board: Board,
     attacker: Color,
@@ -222,65 +222,86 @@ struct Prover<'a> {
     root_vct: VctTable,
     /// The root's VCT proof, once a round found one.
     root_vct_tree: Option<VctTree>,
-    table: ZobristMap<Entry>,
-    /// Estimated bytes of the moves kept in `table` and of the borrowed proofs; the hash
-    /// map's own buckets are counted from its capacity (see [`Prover::table_total`]).
-    table_bytes: usize,
-    table_bound: usize,
+    /// The transposition table, shared with the helpers.
+    table: Arc<Table>,
     /// Entries a VCT leaf search's table may keep.
     vct_entries: usize,
-    /// Proofs borrowed from a sibling (simulation), by the canonical key of the position they
-    /// prove, with the frame they were found in; their estimated bytes count in `table_bytes`.
-    borrowed: ZobristMap<(Rc<VctTree>, Symmetry)>,
-    borrowed_bytes: usize,
     vcf_table: VcfTable,
+    /// Nodes this worker searched.
     nodes: u64,
     /// Stop when `nodes` reaches this (a slice of a longer search).
     budget: u64,
     stopped: bool,
-    /// The table is full of resolved entries.
-    full: bool,
     /// How children's numbers add up: weak proof numbers in full width, where every move
     /// order transposes and the plain sum counts shared positions many times over (5x5 k=4:
     /// 8.5M nodes instead of 16.7M); the plain sum otherwise, where it did as well or better
     /// on the ladder (`BENCHMARKS.md`).
     sum: Sum,
+    /// The other threads' workers (on the main worker only).
+    helpers: Vec<Prover<'a>>,
 }
 
 impl<'a> Prover<'a> {
-    fn new(board: &Board, attacker: Color, options: &'a SolveOptions, share: usize) -> Self {
+    fn new(
+        board: &Board,
+        attacker: Color,
+        options: &'a SolveOptions,
+        share: usize,
+        threads: usize,
+    ) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
-        let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
-        // A quarter of the share for the VCF table, a quarter for the VCT leaf searches (the
-        // root's rounds need about a million entries on the larger quintet positions), the
-        // rest for the proof table.
-        Prover {
-            board: board.clone(),
-            attacker,
-            full_width: options.full_width,
-            limits: &options.limits,
-            root_stones: board.moves().len(),
-            vct_nodes,
-            root_vct_open: board.to_move() == attacker && vct_nodes > 0,
-            root_vct: VctTable::default(),
-            root_vct_tree: None,
-            table: ZobristMap::default(),
-            table_bytes: 0,
-            table_bound: bound - bound / 4 - bound / 4,
-            vct_entries: (bound / 4 / VCT_ENTRY_BYTES).max(1024),
-            borrowed: ZobristMap::default(),
-            borrowed_bytes: 0,
-            vcf_table: VcfTable::within_bytes(bound / 4),
-            nodes: 0,
-            budget: u64::MAX,
-            stopped: false,
-            full: false,
-            sum: if options.full_width {
-                Sum::Weak
-            } else {
-                Sum::Plain
-            },
-        }
+        // Half the share for the shared proof table; a quarter for the VCF tables and a
+        // quarter for the VCT leaf searches (the root's rounds need about a million entries on
+        // the larger quintet positions), split between the threads.
+        let table = Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1));
+        let worker = |main: bool| {
+            let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
+            Prover {
+                board: board.clone(),
+                attacker,
+                full_width: options.full_width,
+                limits: &options.limits,
+                root_stones: board.moves().len(),
+                vct_nodes,
+                root_vct_open: main && board.to_move() == attacker && vct_nodes > 0,
+                root_vct: VctTable::default(),
+                root_vct_tree: None,
+                table: table.clone(),
+                // The root's VCT rounds need the whole VCT share; a helper's VCT searches
+                // are leaf searches of a bounded number of nodes.
+                vct_entries: if main {
+                    (bound / 4 / VCT_ENTRY_BYTES).max(1024)
+                } else {
+                    usize::try_from(vct_nodes.saturating_mul(4))
+                        .unwrap_or(usize::MAX)
+                        .clamp(1024, (bound / 4 / VCT_ENTRY_BYTES).max(1024))
+                },
+                vcf_table: VcfTable::within_bytes(bound / 4 / if main { 1 } else { threads }),
+                nodes: 0,
+                budget: u64::MAX,
+                stopped: false,
+                sum: if options.full_width {
+                    Sum::Weak
+                } else {
+                    Sum::Plain
+                },
+                helpers: Vec::new(),
+            }
+        };
+        let mut main = worker(true);
+        main.helpers = (1..threads).map(|_| worker(false)).collect();
+        main
+    }
+
+    /// Counts `n` nodes searched by this worker; the limits see every thread's.
+    fn count(&mut self, n: u64) {
+        self.nodes += n;
+        self.table.count(n);
+    }
+
+    /// Whether a limit is reached, counting every thread's nodes.
+    fn limit_reached(&self) -> bool {
+        self.limits.reached(self.table.nodes())
     }
 
     fn defender(&self) -> Color {
@@ -304,7 +325,8 @@ impl<'a> Prover<'a> {
         self.board.set_to_move(color);
         let mut search = VcfSearch::new(&mut self.board, color, self.limits, &mut self.vcf_table);
         let result = search.run(max_fours);
-        self.nodes += search.nodes;
+        let searched = search.nodes;
+        self.count(searched);
         self.board.set_to_move(to_move);
         result.map(|(line, _)| line)
     }
@@ -358,7 +380,7 @@ impl<'a> Prover<'a> {
         tree: bool,
     ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
-            budget = budget.min(n.saturating_sub(self.nodes));
+            budget = budget.min(n.saturating_sub(self.table.nodes()));
         }
         if budget == 0 {
             return Ok((false, None, false));
@@ -386,8 +408,8 @@ impl<'a> Prover<'a> {
             table,
             tree,
         );
-        self.nodes += found.nodes;
-        if self.limits.reached(self.nodes) {
+        self.count(found.nodes);
+        if self.limit_reached() {
             return Err(Stopped);
         }
         Ok((found.won, found.tree, found.exhausted))
@@ -429,10 +451,22 @@ impl<'a> Prover<'a> {
         if self.find_vcf(self.attacker, UNLIMITED)?.is_some() {
             return Ok(Some(Expansion::Proved));
         }
-        if self.find_vct(false)?.0 {
-            return Ok(Some(Expansion::Proved));
+        // With other threads, a VCT found within this thread's budget might not be found
+        // again by the thread that reads the proof out (their VCF tables differ, and with
+        // them what fits in the budget): keep its tree where every thread can borrow it.
+        let parallel = self.table.parallel;
+        match self.find_vct(parallel)? {
+            (true, Some(tree)) if parallel => {
+                let canonical = self.board.canonical();
+                let bytes = BORROWED_BYTES + tree.nodes.len() * TREE_NODE_BYTES;
+                let tree = Arc::new(tree);
+                self.table
+                    .lend(canonical.key, tree, canonical.symmetry, bytes);
+                Ok(Some(Expansion::Proved))
+            }
+            (true, _) => Ok(Some(Expansion::Proved)),
+            (false, _) => Ok(None),
         }
-        Ok(None)
     }
 
     fn expand_or(&mut self) -> Result<Expansion, Stopped> {
@@ -594,65 +628,33 @@ impl<'a> Prover<'a> {
         key
     }
 
-    /// Bytes the table takes, about: its buckets (from its capacity), the moves it keeps and
-    /// the borrowed proofs.
-    fn table_total(&self) -> usize {
-        buckets(self.table.capacity()) * SLOT_BYTES + self.table_bytes
-    }
-
     fn store(&mut self, key: u64, entry: Entry) {
-        // A new key in a map at capacity makes it grow: the old buckets and twice as many new
-        // ones are held at once. Make room first if that would pass the bound.
-        let grows = self.table.len() >= self.table.capacity() && !self.table.contains_key(&key);
-        let peak = if grows {
-            // hashbrown's smallest bucket array has 4 buckets.
-            (2 * buckets(self.table.capacity())).max(4) * SLOT_BYTES + self.table_total()
-        } else {
-            self.table_total()
-        };
-        if peak > self.table_bound {
-            // Drop the unresolved entries; resolved ones are the search's results. The map
-            // keeps its capacity, so it need not grow for a while.
-            self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
-            self.table_bytes =
-                self.table.values().map(entry_bytes).sum::<usize>() + self.borrowed_bytes;
-            if self.table.len() >= self.table.capacity() / 10 * 9
-                || self.table_total() > self.table_bound / 10 * 9
-            {
-                self.full = true;
-                self.stopped = true;
-            }
+        if self.table.store(key, entry) == Stored::Full {
+            self.stopped = true;
         }
-        let added = entry_bytes(&entry);
-        if let Some(old) = self.table.insert(key, entry) {
-            self.table_bytes -= entry_bytes(&old);
-        }
-        self.table_bytes += added;
     }
 
     /// Drops the current node's entry, so that it is searched again.
     fn forget(&mut self) {
         let key = self.board.canonical().key;
-        if let Some(old) = self.table.remove(&key) {
-            self.table_bytes -= entry_bytes(&old);
-        }
-    }
-
-    fn lookup(&self, key: u64) -> Option<&Entry> {
-        self.table.get(&key)
+        self.table.remove(key);
     }
 
     /// Searches the current node until its numbers reach the thresholds.
     fn mid(&mut self, th_pn: u32, th_dn: u32) -> (u32, u32) {
-        self.nodes += 1;
-        if self.nodes >= self.budget || self.limits.reached(self.nodes) {
+        self.count(1);
+        if self.nodes >= self.budget
+            || self.limit_reached()
+            || self.table.halt.load(Ordering::Relaxed)
+            || self.table.cancelled()
+        {
             self.stopped = true;
         }
         let canonical = self.board.canonical();
         let key = canonical.key;
         let frame = canonical.symmetry;
         let size = self.board.size();
-        let map = |moves: &[Move], to: Symmetry| -> Rc<[Move]> {
+        let map = |moves: &[Move], to: Symmetry| -> Arc<[Move]> {
             moves
                 .iter()
                 .map(|m| Move {
@@ -662,11 +664,11 @@ impl<'a> Prover<'a> {
                 .collect()
         };
         // The moves in the board's frame, and in the canonical frame the table keeps.
-        let (moves, canonical_moves) = match self.lookup(key) {
+        let (moves, canonical_moves) = match self.table.get(key) {
             Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
-            Some(Entry { moves: Some(m), .. }) => (map(m, frame.inverse()), m.clone()),
+            Some(Entry { moves: Some(m), .. }) => (map(&m, frame.inverse()), m),
             _ if self.stopped => return (1, 1),
             _ => match self.expand() {
                 Err(Stopped) => {
@@ -687,16 +689,56 @@ impl<'a> Prover<'a> {
                 }
             },
         };
+        if !self.table.parallel {
+            return self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);
+        }
+        self.table.enter(key);
+        let numbers = self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);
+        self.table.leave(key);
+        numbers
+    }
+
+    /// The children's numbers as this thread sees them: with other threads searching, a
+    /// child one of them is inside looks worse (Kaneko's virtual proof and disproof numbers:
+    /// the number that selects it is multiplied by one plus the threads there), so threads
+    /// spread over different subtrees. Only the choice of child and its thresholds use them.
+    fn virtual_numbers(&self, is_or: bool, key: u64, (pn, dn): (u32, u32)) -> (u32, u32) {
+        if pn == 0 || dn == 0 {
+            return (pn, dn);
+        }
+        let v = self.table.visitors(key);
+        if v == 0 {
+            return (pn, dn);
+        }
+        let worse = |n: u32| n.saturating_mul(v + 1).saturating_add(v).min(BIG);
+        if is_or {
+            (worse(pn), dn)
+        } else {
+            (pn, worse(dn))
+        }
+    }
+
+    /// The df-pn loop at an expanded node: combine the children, search the best, until the
+    /// numbers reach the thresholds.
+    fn search_children(
+        &mut self,
+        key: u64,
+        moves: &[Move],
+        canonical_moves: &Arc<[Move]>,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> (u32, u32) {
         let is_or = self.is_or();
         let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
         // Proved replies whose proof is tried on their siblings, per visit.
         let mut simulations = SIMULATIONS;
         loop {
-            let children = moves
+            let numbers: Vec<(u32, u32)> = moves
                 .iter()
                 .zip(&child_keys)
-                .map(|(m, &k)| self.lookup(k).map_or((m.pn, m.dn), |e| (e.pn, e.dn)));
-            let combined = combine(is_or, self.sum, children);
+                .map(|(m, &k)| self.table.numbers(k).unwrap_or((m.pn, m.dn)))
+                .collect();
+            let combined = combine(is_or, self.sum, numbers.iter().copied());
             let (pn, dn) = (combined.pn, combined.dn);
             let resolved = pn == 0 || dn == 0;
             self.store(
@@ -710,8 +752,17 @@ impl<'a> Prover<'a> {
             if resolved || pn >= th_pn || dn >= th_dn || self.stopped {
                 return (pn, dn);
             }
-            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
-            let m = moves[combined.best].point;
+            let choice = if self.table.parallel {
+                let seen = numbers
+                    .iter()
+                    .zip(&child_keys)
+                    .map(|(&n, &k)| self.virtual_numbers(is_or, k, n));
+                combine(is_or, self.sum, seen)
+            } else {
+                combined
+            };
+            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &choice);
+            let m = moves[choice.best].point;
             self.board.play_unchecked(m);
             let (child_pn, _) = self.mid(c_th_pn, c_th_dn);
             let tree = (!is_or && child_pn == 0 && simulations > 0 && moves.len() > 1)
@@ -720,7 +771,7 @@ impl<'a> Prover<'a> {
             self.board.undo();
             if let Some(tree) = tree {
                 simulations -= 1;
-                self.simulate(&tree, &moves, &child_keys);
+                self.simulate(&tree, moves, &child_keys);
             }
         }
     }
@@ -728,12 +779,12 @@ impl<'a> Prover<'a> {
     /// A proof of the current (proved) attacker node that its siblings may borrow: one
     /// borrowed itself, or the VCT within the node's budget. `None` if the node was proved
     /// some other way, or the search was stopped.
-    fn proof_to_lend(&mut self) -> Option<Rc<VctTree>> {
+    fn proof_to_lend(&mut self) -> Option<Arc<VctTree>> {
         if let Some(tree) = self.borrowed_here() {
             return Some(tree);
         }
         match self.find_vct(true) {
-            Ok((true, Some(tree))) => Some(Rc::new(tree)),
+            Ok((true, Some(tree))) => Some(Arc::new(tree)),
             Ok(_) => None,
             Err(Stopped) => {
                 self.stopped = true;
@@ -744,9 +795,9 @@ impl<'a> Prover<'a> {
 
     /// The borrowed proof of the current position, mapped into the board's frame, if there is
     /// one and it holds.
-    fn borrowed_here(&mut self) -> Option<Rc<VctTree>> {
+    fn borrowed_here(&mut self) -> Option<Arc<VctTree>> {
         let canonical = self.board.canonical();
-        let (tree, frame) = self.borrowed.get(&canonical.key)?.clone();
+        let (tree, frame) = self.table.borrowed(canonical.key)?;
         let tree = if frame == canonical.symmetry {
             tree
         } else {
@@ -754,7 +805,7 @@ impl<'a> Prover<'a> {
             // frame: p -> frame(p) -> canonical.symmetry⁻¹(frame(p)).
             let size = self.board.size();
             let back = canonical.symmetry.inverse();
-            Rc::new(tree.map(|p| back.apply(frame.apply(p, size), size)))
+            Arc::new(tree.map(|p| back.apply(frame.apply(p, size), size)))
         };
         let attacker = self.attacker;
         tree.holds(&mut self.board, attacker).then_some(tree)
@@ -762,29 +813,100 @@ impl<'a> Prover<'a> {
 
     /// Simulation: tries a sibling's proof `tree` on the other replies of the current AND
     /// node, and marks proved every child where it holds on the board as it is.
-    fn simulate(&mut self, tree: &Rc<VctTree>, moves: &[Move], child_keys: &[u64]) {
+    fn simulate(&mut self, tree: &Arc<VctTree>, moves: &[Move], child_keys: &[u64]) {
         let attacker = self.attacker;
         // A tree no entry shares yet is counted once, when it is first lent.
-        let mut tree_bytes = if Rc::strong_count(tree) == 1 {
+        let mut tree_bytes = if Arc::strong_count(tree) == 1 {
             tree.nodes.len() * TREE_NODE_BYTES
         } else {
             0
         };
         for (m, &key) in moves.iter().zip(child_keys) {
-            if self.lookup(key).is_some_and(|e| e.pn == 0 || e.dn == 0) {
+            if self
+                .table
+                .numbers(key)
+                .is_some_and(|(pn, dn)| pn == 0 || dn == 0)
+            {
                 continue;
             }
             self.board.play_unchecked(m.point);
             if tree.holds(&mut self.board, attacker) {
                 let frame = self.board.canonical().symmetry;
-                if self.borrowed.insert(key, (tree.clone(), frame)).is_none() {
-                    let bytes = BORROWED_BYTES + std::mem::take(&mut tree_bytes);
-                    self.borrowed_bytes += bytes;
-                    self.table_bytes += bytes;
+                let bytes = BORROWED_BYTES + tree_bytes;
+                if self.table.lend(key, tree.clone(), frame, bytes) {
+                    tree_bytes = 0;
                 }
                 self.store(key, Entry::PROVED);
             }
             self.board.undo();
+        }
+    }
+
+    /// One round of the search: the root's VCT for `4 * slice` more nodes, then the proof
+    /// search from the root for `slice` more nodes of this thread. The helper threads search
+    /// from the root meanwhile, from the start of the round to its end. Returns the root's
+    /// numbers.
+    fn round(&mut self, slice: u64) -> (u32, u32) {
+        if self.helpers.is_empty() {
+            self.root_vct_round(slice.saturating_mul(ROOT_VCT_SHARE));
+            return self.run(slice);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let table = self.table.clone();
+        table.halt.store(false, Ordering::Relaxed);
+        let numbers = std::thread::scope(|scope| {
+            for helper in &mut helpers {
+                scope.spawn(|| helper.help());
+            }
+            self.root_vct_round(slice.saturating_mul(ROOT_VCT_SHARE));
+            let numbers = self.run(slice);
+            table.halt.store(true, Ordering::Relaxed);
+            numbers
+        });
+        table.halt.store(false, Ordering::Relaxed);
+        self.helpers = helpers;
+        // A helper may have settled the root after the main thread returned.
+        let key = self.board.canonical().key;
+        match self.table.numbers(key) {
+            Some((pn, dn)) if pn == 0 || dn == 0 => (pn, dn),
+            _ => numbers,
+        }
+    }
+
+    /// A helper thread's work: search from the root until the root is settled, a limit is
+    /// reached, or the main thread calls the round off.
+    fn help(&mut self) {
+        self.stopped = false;
+        while !self.table.halt.load(Ordering::Relaxed) && !self.table.cancelled() {
+            let (pn, dn) = self.mid(INF - 1, INF - 1);
+            if self.stopped || pn == 0 || dn == 0 {
+                break;
+            }
+        }
+    }
+
+    /// Whether the root's numbers settle it: `Some(true)` proved, `Some(false)` disproved.
+    fn settled(&self, pn: u32, dn: u32) -> Option<bool> {
+        match (pn, dn) {
+            (0, _) => Some(true),
+            (_, 0) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Rounds, each twice as long as the last, until the root is settled (`Some`), or a limit
+    /// is reached or the search is called off (`None`).
+    fn settle(&mut self) -> Option<bool> {
+        let mut slice = 4096u64;
+        loop {
+            let (pn, dn) = self.round(slice);
+            if let Some(settled) = self.settled(pn, dn) {
+                return Some(settled);
+            }
+            if self.exhausted() || self.table.cancelled() {
+                return None;
+            }
+            slice = slice.saturating_mul(2).min(MAX_SLICE);
         }
     }
 
@@ -801,13 +923,13 @@ impl<'a> Prover<'a> {
     /// Whether the search must stop for good (limits, or a full table), rather than for the
     /// end of a slice.
     fn exhausted(&self) -> bool {
-        self.full || self.limits.reached(self.nodes)
+        self.table.is_full() || self.limit_reached()
     }
 
     /// Whether the current node is proved, searching it again if the table lost it.
     fn ensure_proved(&mut self) -> Result<(), Stopped> {
         let key = self.board.canonical().key;
-        if self.lookup(key).is_some_and(|e| e.pn == 0) {
+        if self.table.proved(key) {
             return Ok(());
         }
         let (pn, _) = self.mid(INF - 1, INF - 1);
@@ -816,12 +938,12 @@ impl<'a> Prover<'a> {
 
     fn progress(&self, pn: u32, dn: u32) -> Progress {
         Progress {
-            nodes: self.nodes,
+            nodes: self.table.nodes(),
             pn,
             dn,
             tt_entries: self.table.len(),
-            tt_bytes: self.table_total(),
-            tt_bound: self.table_bound,
+            tt_bytes: self.table.total_bytes(),
+            tt_bound: self.table.bound(),
         }
     }
 }
@@ -838,47 +960,114 @@ pub fn solve(
     if let Some(solution) = decided(board) {
         return solution;
     }
-    let mut win = Prover::new(board, to_move, options, 2);
-    let mut loss = Prover::new(board, to_move.opponent(), options, 2);
-    let (mut win_done, mut loss_done) = (None, None);
-    let mut slice = 4096u64;
-    let outcome = loop {
-        for (prover, done) in [(&mut win, &mut win_done), (&mut loss, &mut loss_done)] {
-            if done.is_some() {
-                continue;
-            }
-            prover.root_vct_round(slice.saturating_mul(ROOT_VCT_SHARE));
-            let (pn, dn) = prover.run(slice);
-            progress(&prover.progress(pn, dn));
-            if pn == 0 {
-                *done = Some(true);
-            } else if dn == 0 {
-                *done = Some(false);
-            }
-        }
-        match (win_done, loss_done) {
-            (Some(true), _) => break Some(true),
-            (_, Some(true)) => break Some(false),
-            (Some(false), Some(false)) => break None,
-            // Full width: a disproved win for the side to move is exact, so the other search
-            // decides between a loss and a draw; keep going.
-            _ => {}
-        }
-        if win.exhausted() || loss.exhausted() {
-            return unknown(&win, &loss, "stopped by a limit before a proof");
-        }
-        slice = slice.saturating_mul(2).min(1 << 22);
+    let threads = options.threads.unwrap_or(1).max(1);
+    let mut win = Prover::new(board, to_move, options, 2, threads.div_ceil(2));
+    let mut loss = Prover::new(board, to_move.opponent(), options, 2, (threads / 2).max(1));
+    let outcome = if threads == 1 {
+        take_turns(&mut win, &mut loss, progress)
+    } else {
+        side_by_side(&mut win, &mut loss, progress)
     };
     match outcome {
-        Some(true) => proved(win, Verdict::Win, &loss),
-        Some(false) => proved(loss, Verdict::Loss, &win),
-        None if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
-        None => unknown(
+        Err(Stopped) => unknown(&win, &loss, "stopped by a limit before a proof"),
+        Ok(Some(true)) => proved(win, Verdict::Win, &loss),
+        Ok(Some(false)) => proved(loss, Verdict::Loss, &win),
+        Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
+        Ok(None) => unknown(
             &win,
             &loss,
             "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing",
         ),
     }
+}
+
+/// What the two searches settled: `Some(true)` the side to move wins, `Some(false)` it loses,
+/// `None` both wins are disproved.
+type Outcome = Result<Option<bool>, Stopped>;
+
+/// What the two searches' results mean. `None` for a search not settled (yet).
+fn outcome(win: Option<bool>, loss: Option<bool>) -> Option<Option<bool>> {
+    match (win, loss) {
+        (Some(true), _) => Some(Some(true)),
+        (_, Some(true)) => Some(Some(false)),
+        (Some(false), Some(false)) => Some(None),
+        // Full width: a disproved win for the side to move is exact, so the other search
+        // decides between a loss and a draw; keep going.
+        _ => None,
+    }
+}
+
+/// One thread: the two searches take turns, each round twice as long as the last, so the
+/// node counts are deterministic.
+fn take_turns<'a>(
+    win: &mut Prover<'a>,
+    loss: &mut Prover<'a>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let mut settled = [None, None];
+    let mut slice = 4096u64;
+    loop {
+        for (prover, done) in [&mut *win, &mut *loss].into_iter().zip(&mut settled) {
+            if done.is_some() {
+                continue;
+            }
+            let (pn, dn) = prover.round(slice);
+            progress(&prover.progress(pn, dn));
+            *done = prover.settled(pn, dn);
+        }
+        if let Some(decided) = outcome(settled[0], settled[1]) {
+            return Ok(decided);
+        }
+        if win.exhausted() || loss.exhausted() {
+            return Err(Stopped);
+        }
+        slice = slice.saturating_mul(2).min(MAX_SLICE);
+    }
+}
+
+/// More threads: the two searches run at once, each on its share of the threads; the first
+/// proof calls the other off. This thread reports progress meanwhile.
+fn side_by_side<'a>(
+    win: &mut Prover<'a>,
+    loss: &mut Prover<'a>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let tables = [win.table.clone(), loss.table.clone()];
+    let key = win.board.canonical().key;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut settled = [None, None];
+    std::thread::scope(|scope| {
+        for (i, prover) in [&mut *win, &mut *loss].into_iter().enumerate() {
+            let (tx, other) = (tx.clone(), tables[1 - i].clone());
+            scope.spawn(move || {
+                let result = prover.settle();
+                if result == Some(true) {
+                    other.cancel();
+                }
+                // The receiver outlives the scope's threads.
+                let _ = tx.send((i, result));
+            });
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(PROGRESS_EVERY) {
+                Ok((i, result)) => settled[i] = result,
+                Err(RecvTimeoutError::Timeout) => {
+                    let (pn, dn) = tables[0].numbers(key).unwrap_or((1, 1));
+                    progress(&Progress {
+                        nodes: tables.iter().map(|t| t.nodes()).sum(),
+                        pn,
+                        dn,
+                        tt_entries: tables.iter().map(|t| t.len()).sum(),
+                        tt_bytes: tables.iter().map(|t| t.total_bytes()).sum(),
+                        tt_bound: tables.iter().map(|t| t.bound()).sum(),
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    outcome(settled[0], settled[1]).ok_or(Stopped)
 }
 
 fn decided(board: &Board) -> Option<Solution> {
@@ -901,7 +1090,7 @@ fn decided(board: &Board) -> Option<Solution> {
 }
 
 fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
-    let note = if win.full || loss.full {
+    let note = if win.table.is_full() || loss.table.is_full() {
         "the table bound (--memory) was reached"
     } else {
         why
@@ -920,7 +1109,7 @@ fn without_proof(
         verdict,
         best_move: None,
         pv: Vec::new(),
-        nodes: win.nodes + loss.nodes,
+        nodes: win.table.nodes() + loss.table.nodes(),
         tt_entries: win.table.len() + loss.table.len(),
         proof: None,
         note,
@@ -944,7 +1133,7 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solut
         verdict,
         best_move,
         pv,
-        nodes: prover.nodes + other.nodes,
+        nodes: prover.table.nodes() + other.table.nodes(),
         tt_entries: prover.table.len() + other.table.len(),
         proof: Some(proof),
         note: None,

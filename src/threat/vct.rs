@@ -59,7 +59,7 @@ struct Move {
     dn: u32,
 }
 
-type Moves = std::rc::Rc<[Move]>;
+type Moves = std::sync::Arc<[Move]>;
 
 #[derive(Clone, Debug)]
 struct Entry {

@@ -11,6 +11,7 @@ mod database;
 mod golden;
 mod ladder;
 mod line_check;
+mod parallel;
 mod proof_replay;
 mod props;
 mod solve;

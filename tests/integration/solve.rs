@@ -87,7 +87,7 @@ fn full_width_sees_wins_on_the_last_moves() {
     }
 }
 
-fn quick_vct_cases() -> Vec<Case> {
+pub(crate) fn quick_vct_cases() -> Vec<Case> {
     let quick = [
         "test_vct_black",
         "test_vct_white",
@@ -104,7 +104,7 @@ fn quick_vct_cases() -> Vec<Case> {
     cases
 }
 
-fn board_of(case: &Case, to_move: Color) -> Board {
+pub(crate) fn board_of(case: &Case, to_move: Color) -> Board {
     let options = PositionOptions {
         to_move: Some(to_move),
         ..PositionOptions::default()

@@ -1,0 +1,323 @@
+//! The transposition table one proof search shares between its threads: entries by canonical
+//! Zobrist key, the proofs borrowed by simulation, a bound on the estimated bytes, the node
+//! count the limits see, and the marks of the nodes threads are searching now (for the virtual
+//! proof and disproof numbers that spread threads over different subtrees).
+//!
+//! Every method copies what it returns out of the maps at once: no lock of a map shard is ever
+//! held across a call, so no two threads can wait on each other.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry as Entry_;
+use nohash_hasher::BuildNoHashHasher;
+
+use crate::rules::Symmetry;
+use crate::threat::VctTree;
+
+use super::{Entry, Move};
+
+type Map<V> = DashMap<u64, V, BuildNoHashHasher<u64>>;
+
+/// Bytes of a bucket of the table: key, entry and control byte.
+const SLOT_BYTES: usize = size_of::<(u64, Entry)>() + 1;
+/// Bytes of a kept move list besides its moves: reference counts and allocator overhead.
+const MOVES_OVERHEAD: usize = 32;
+
+/// Estimated bytes of a table entry's moves: the shared slice with its counts, and the
+/// allocator's overhead.
+fn entry_bytes(e: &Entry) -> usize {
+    e.moves
+        .as_ref()
+        .map_or(0, |m| MOVES_OVERHEAD + m.len() * size_of::<Move>())
+}
+
+/// Buckets of hash maps (hashbrown) that can hold `capacity` entries without growing.
+fn buckets(capacity: usize) -> usize {
+    if capacity == 0 {
+        0
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    }
+}
+
+/// What storing an entry found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stored {
+    /// There was room.
+    Room,
+    /// The table is full of resolved entries: the search must stop.
+    Full,
+}
+
+/// The shared table.
+pub(super) struct Table {
+    entries: Map<Entry>,
+    /// Proofs borrowed from a sibling (simulation), by the canonical key of the position they
+    /// prove, with the frame they were found in.
+    borrowed: Map<(Arc<VctTree>, Symmetry)>,
+    /// Threads searching each node now (only with more than one thread).
+    visiting: Map<u32>,
+    /// Estimated bytes of the moves kept in `entries` and of the borrowed proofs; the maps'
+    /// own buckets are counted from their capacity.
+    bytes: AtomicUsize,
+    borrowed_bytes: AtomicUsize,
+    bound: usize,
+    /// Set once the table is full of resolved entries.
+    full: AtomicBool,
+    /// Nodes searched by all threads.
+    nodes: AtomicU64,
+    /// Tells the helper threads to stop (the end of a slice).
+    pub(super) halt: AtomicBool,
+    /// Calls the whole search off (the other side's search proved its win).
+    cancelled: AtomicBool,
+    /// More than one thread searches: mark the nodes being searched.
+    pub(super) parallel: bool,
+}
+
+impl Table {
+    pub(super) fn new(bound: usize, parallel: bool) -> Table {
+        Table {
+            entries: Map::default(),
+            borrowed: Map::default(),
+            visiting: Map::default(),
+            bytes: AtomicUsize::new(0),
+            borrowed_bytes: AtomicUsize::new(0),
+            bound,
+            full: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            halt: AtomicBool::new(false),
+            cancelled: AtomicBool::new(false),
+            parallel,
+        }
+    }
+
+    pub(super) fn bound(&self) -> usize {
+        self.bound
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
+    }
+
+    /// Calls the search off for good.
+    pub(super) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    pub(super) fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Adds `n` to the shared node count and returns the new total.
+    pub(super) fn count(&self, n: u64) -> u64 {
+        self.nodes.fetch_add(n, Ordering::Relaxed) + n
+    }
+
+    /// Nodes searched by all threads so far.
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// A copy of the entry of `key`.
+    pub(super) fn get(&self, key: u64) -> Option<Entry> {
+        self.entries.get(&key).map(|e| e.clone())
+    }
+
+    /// The proof and disproof numbers of `key`.
+    pub(super) fn numbers(&self, key: u64) -> Option<(u32, u32)> {
+        self.entries.get(&key).map(|e| (e.pn, e.dn))
+    }
+
+    /// Whether `key` is proved.
+    pub(super) fn proved(&self, key: u64) -> bool {
+        self.numbers(key).is_some_and(|(pn, _)| pn == 0)
+    }
+
+    /// Bytes the table takes, about: its buckets (from the capacity), the moves it keeps and
+    /// the borrowed proofs.
+    pub(super) fn total_bytes(&self) -> usize {
+        buckets(self.entries.capacity()) * SLOT_BYTES + self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Stores `entry` for `key`, unless `key` is settled (proved or disproved) and `entry` is
+    /// not. When the table would pass its bound, the unresolved entries are dropped first:
+    /// settled ones are the search's results, and are never dropped. If that leaves it still
+    /// nearly full, [`Stored::Full`].
+    pub(super) fn store(&self, key: u64, entry: Entry) -> Stored {
+        // A new key in a map at capacity makes it grow: the old buckets and twice as many new
+        // ones are held at once. Make room first if that would pass the bound.
+        let capacity = self.entries.capacity();
+        let grows = self.entries.len() >= capacity && !self.entries.contains_key(&key);
+        let peak = if grows {
+            // hashbrown's smallest bucket array has 4 buckets.
+            (2 * buckets(capacity)).max(4) * SLOT_BYTES + self.total_bytes()
+        } else {
+            self.total_bytes()
+        };
+        let mut stored = Stored::Room;
+        if peak > self.bound {
+            self.entries.retain(|_, e| e.pn == 0 || e.dn == 0);
+            let kept: usize = self.entries.iter().map(|e| entry_bytes(&e)).sum();
+            self.bytes.store(
+                kept + self.borrowed_bytes.load(Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
+            if self.entries.len() >= self.entries.capacity() / 10 * 9
+                || self.total_bytes() > self.bound / 10 * 9
+            {
+                self.full.store(true, Ordering::Relaxed);
+                stored = Stored::Full;
+            }
+        }
+        let added = entry_bytes(&entry);
+        let settled = |e: &Entry| e.pn == 0 || e.dn == 0;
+        match self.entries.entry(key) {
+            Entry_::Occupied(mut old) => {
+                // A settled entry is a result: a thread that read the children before it was
+                // settled must not turn it back into an estimate.
+                if settled(old.get()) && !settled(&entry) {
+                    return stored;
+                }
+                let old = old.insert(entry);
+                self.bytes.fetch_add(added, Ordering::Relaxed);
+                self.bytes.fetch_sub(entry_bytes(&old), Ordering::Relaxed);
+            }
+            Entry_::Vacant(slot) => {
+                slot.insert(entry);
+                self.bytes.fetch_add(added, Ordering::Relaxed);
+            }
+        }
+        stored
+    }
+
+    /// Drops the entry of `key`.
+    pub(super) fn remove(&self, key: u64) {
+        if let Some((_, old)) = self.entries.remove(&key) {
+            self.bytes.fetch_sub(entry_bytes(&old), Ordering::Relaxed);
+        }
+    }
+
+    /// The proof borrowed for `key`, with the frame it was found in.
+    pub(super) fn borrowed(&self, key: u64) -> Option<(Arc<VctTree>, Symmetry)> {
+        self.borrowed.get(&key).map(|b| b.clone())
+    }
+
+    /// Keeps a borrowed proof for `key`; `bytes` (its estimate) count if it is new.
+    pub(super) fn lend(&self, key: u64, tree: Arc<VctTree>, frame: Symmetry, bytes: usize) -> bool {
+        let new = self.borrowed.insert(key, (tree, frame)).is_none();
+        if new {
+            self.borrowed_bytes.fetch_add(bytes, Ordering::Relaxed);
+            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        }
+        new
+    }
+
+    /// Marks `key` as being searched by one more thread.
+    pub(super) fn enter(&self, key: u64) {
+        *self.visiting.entry(key).or_insert(0) += 1;
+    }
+
+    /// Takes the mark of [`Table::enter`] off.
+    pub(super) fn leave(&self, key: u64) {
+        self.visiting.remove_if_mut(&key, |_, n| {
+            *n -= 1;
+            *n == 0
+        });
+    }
+
+    /// Threads searching `key` now.
+    pub(super) fn visitors(&self, key: u64) -> u32 {
+        self.visiting.get(&key).map_or(0, |n| *n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfpn::INF;
+    use crate::rules::Point;
+
+    fn open(n: u32) -> Entry {
+        Entry {
+            pn: n,
+            dn: n,
+            moves: Some(
+                (0..8)
+                    .map(|i| Move {
+                        point: Point::new(i, 0),
+                        pn: 1,
+                        dn: 1,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_settled_entry_is_never_turned_back_into_an_estimate() {
+        let table = Table::new(1 << 20, true);
+        table.store(1, Entry::PROVED);
+        table.store(1, open(3));
+        assert_eq!(table.numbers(1), Some((0, INF)));
+        table.store(2, Entry::DISPROVED);
+        table.store(2, open(3));
+        assert_eq!(table.numbers(2), Some((INF, 0)));
+        // An estimate is replaced by a result, and by a newer estimate.
+        table.store(3, open(3));
+        table.store(3, open(5));
+        assert_eq!(table.numbers(3), Some((5, 5)));
+        table.store(3, Entry::PROVED);
+        assert!(table.proved(3));
+    }
+
+    /// Past its bound the table drops estimates, never results, and says when only results
+    /// are left; threads storing at once lose none of them.
+    #[test]
+    fn the_bound_drops_estimates_and_keeps_every_result() {
+        let table = Table::new(64 << 10, true);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let table = &table;
+                scope.spawn(move || {
+                    for i in 0..4000u64 {
+                        let key = i * 4 + t;
+                        let entry = match i % 5 {
+                            0 => Entry::PROVED,
+                            1 => Entry::DISPROVED,
+                            _ => open(2),
+                        };
+                        table.store(key, entry);
+                    }
+                });
+            }
+        });
+        assert!(table.total_bytes() <= 64 << 10 || table.is_full());
+        for key in 0..16000u64 {
+            match (key / 4) % 5 {
+                0 => assert!(table.proved(key), "{key}"),
+                1 => assert_eq!(table.numbers(key), Some((INF, 0)), "{key}"),
+                _ => {}
+            }
+        }
+        assert!(table.len() < 16000, "estimates were dropped");
+    }
+
+    #[test]
+    fn visits_are_counted_and_taken_off() {
+        let table = Table::new(1 << 20, true);
+        table.enter(7);
+        table.enter(7);
+        assert_eq!(table.visitors(7), 2);
+        table.leave(7);
+        assert_eq!(table.visitors(7), 1);
+        table.leave(7);
+        assert_eq!(table.visitors(7), 0);
+        assert!(table.visiting.is_empty());
+    }
+}
