@@ -1,7 +1,7 @@
 //! Criterion benches for `solve`: the ladder of quintet positions with stones taken back
 //! (`tests/data/threats/ladder.jsonl`, derived from the MIT quintet boards), a VCT position
-//! proved by `solve`, and the full-width small boards. Each bench asserts its verdict inside
-//! the timed loop.
+//! proved by `solve`, the full-width small boards, and the ladder on 1, 2, 4, ... threads (the
+//! scaling benchmark). Each bench asserts its verdict inside the timed loop.
 //!
 //! Rungs marked `heavy`, 4x4 k=4 and 5x5 k=4 take seconds to a minute a run; they are
 //! measured only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which
@@ -96,5 +96,40 @@ fn small_boards(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ladder, vct_position, small_boards);
+/// The scaling benchmark: the whole ladder (the heavy rungs too with `RENJU_HEAVY_BENCH=1`),
+/// one rung after another, on 1 and 2 threads, and on 4, 8, ... up to the machine's cores.
+/// Each iteration solves every rung and asserts its verdict.
+fn threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve_threads");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
+    let rungs: Vec<_> = ladder::rungs()
+        .into_iter()
+        .filter(|r| heavy() || !r.heavy)
+        .map(|r| (r.board(), r.verdict(), r.id))
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let counts = (0..).map(|i| 1usize << i).take_while(|&n| n <= cores.max(2));
+    for threads in counts {
+        let options = SolveOptions {
+            threads: Some(threads),
+            ..SolveOptions::default()
+        };
+        group.bench_function(format!("ladder/{threads}"), |b| {
+            b.iter(|| {
+                let mut nodes = 0;
+                for (board, want, id) in &rungs {
+                    let s = solve(black_box(board), &options, &mut |_| {});
+                    assert_eq!(s.verdict, *want, "{id} on {threads} threads");
+                    nodes += s.nodes;
+                }
+                nodes
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ladder, vct_position, small_boards, threads);
 criterion_main!(benches);
