@@ -243,25 +243,42 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
 
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.
 pub fn add_proof(path: &Path, proof: &Proof) -> Result<&'static str> {
+    Ok(add_proofs(path, &[proof])?[0])
+}
+
+/// Adds `proofs` to the database at `path` in order, creating it if needed, with one atomic
+/// write (none if nothing changed); returns what was done with each.
+pub fn add_proofs(path: &Path, proofs: &[&Proof]) -> Result<Vec<&'static str>> {
+    let Some(first) = proofs.first() else {
+        return Ok(Vec::new());
+    };
     let mut builder = if path.exists() {
         Builder::extend(read(path)?)
     } else {
-        let (rules, size) = proof_rules(proof).map_err(|e| input_error(e.to_string()))?;
+        let (rules, size) = proof_rules(first).map_err(|e| input_error(e.to_string()))?;
         Builder::new(rules, size)
     };
-    let added = builder
-        .add_proof(proof)
-        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
-    if added != Added::Kept {
+    let added = proofs
+        .iter()
+        .map(|proof| {
+            builder
+                .add_proof(proof)
+                .map_err(|e| input_error(format!("`{}`: {e}", path.display())))
+        })
+        .collect::<Result<Vec<Added>>>()?;
+    if added.iter().any(|&a| a != Added::Kept) {
         builder
             .finish()
             .write(path)
             .map_err(builder_error)
             .with_context(|| format!("cannot write `{}`", path.display()))?;
     }
-    Ok(match added {
-        Added::New => "added",
-        Added::Replaced => "replaced a larger proof",
-        Added::Kept => "kept the stored proof, no larger",
-    })
+    Ok(added
+        .into_iter()
+        .map(|added| match added {
+            Added::New => "added",
+            Added::Replaced => "replaced a larger proof",
+            Added::Kept => "kept the stored proof, no larger",
+        })
+        .collect())
 }

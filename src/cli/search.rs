@@ -1,6 +1,5 @@
 //! `renju vcf` and `renju vct`: one position, or a batch of them in parallel.
 
-use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -8,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -79,12 +77,6 @@ struct Answer {
     ending: Option<Ending>,
     nodes: u64,
     seconds: f64,
-}
-
-#[derive(Serialize)]
-struct Failure {
-    id: Value,
-    error: String,
 }
 
 /// Raised by Ctrl-C or SIGTERM: every search stops and reports `unknown`.
@@ -205,64 +197,6 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
     Ok(())
 }
 
-/// One entry of a batch file.
-struct Job {
-    id: Value,
-    parsed: Result<(Board, Color), String>,
-}
-
-fn parse_job(
-    number: usize,
-    line: &str,
-    default_attacker: Option<Color>,
-    options: &PositionOptions,
-) -> Job {
-    let trimmed = line.trim();
-    if !trimmed.starts_with('{') {
-        let parsed = notation::parse_position(trimmed, options)
-            .map(|b| {
-                let attacker = default_attacker.unwrap_or(b.to_move());
-                (b, attacker)
-            })
-            .map_err(|e| e.to_string());
-        return Job {
-            id: Value::from(number),
-            parsed,
-        };
-    }
-    let object: Value = match serde_json::from_str(trimmed) {
-        Ok(v) => v,
-        Err(e) => {
-            return Job {
-                id: Value::from(number),
-                parsed: Err(format!("line {number} is not valid JSON: {e}")),
-            };
-        }
-    };
-    let id = object
-        .get("id")
-        .cloned()
-        .unwrap_or_else(|| Value::from(number));
-    let parsed = (|| {
-        let position = object
-            .get("position")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("line {number} has no \"position\" string"))?;
-        let board = notation::parse_position(position, options).map_err(|e| e.to_string())?;
-        let attacker = match object.get("attacker") {
-            None | Some(Value::Null) => default_attacker.unwrap_or(board.to_move()),
-            Some(Value::String(s)) => s.parse()?,
-            Some(other) => {
-                return Err(format!(
-                    "\"attacker\" must be \"black\" or \"white\", not {other}"
-                ));
-            }
-        };
-        Ok((board, attacker))
-    })();
-    Job { id, parsed }
-}
-
 fn batch(
     path: &Path,
     args: &SearchArgs,
@@ -270,67 +204,19 @@ fn batch(
     global: &Global,
     options: PositionOptions,
 ) -> Result<()> {
-    let text = if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| input_error(format!("cannot read the batch from standard input: {e}")))?;
-        text
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| input_error(format!("cannot read batch file `{}`: {e}", path.display())))?
-    };
-    let jobs: Vec<Job> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| parse_job(i + 1, l, args.attacker, &options))
-        .collect();
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n as usize);
-    }
-    let pool = pool.build()?;
-    let progress = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions, {elapsed} elapsed, eta {eta}",
-            )
-            .expect("a valid template"),
-        );
-        bar
+    let jobs = crate::cli::batch::read_jobs(path, "attacker", |position, attacker| {
+        let board = notation::parse_position(position, &options).map_err(|e| e.to_string())?;
+        let attacker = attacker?.or(args.attacker).unwrap_or(board.to_move());
+        Ok((board, attacker))
+    })?;
+    let pool = crate::cli::batch::pool(args.threads)?;
+    let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
+        let (report, seconds) = solve(board, *attacker, kind, args.time);
+        serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))
+            .expect("results serialise")
     });
-    let lines: Vec<String> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| {
-                let line = match &job.parsed {
-                    Ok((board, attacker)) => {
-                        let (report, seconds) = solve(board, *attacker, kind, args.time);
-                        serde_json::to_string(&answer(
-                            Some(job.id.clone()),
-                            *attacker,
-                            &report,
-                            seconds,
-                        ))
-                    }
-                    Err(error) => serde_json::to_string(&Failure {
-                        id: job.id.clone(),
-                        error: error.clone(),
-                    }),
-                };
-                if let Some(bar) = &progress {
-                    bar.inc(1);
-                }
-                line.expect("results serialise")
-            })
-            .collect()
-    });
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    for line in lines {
-        crate::outln!("{line}")?;
+    for line in results {
+        crate::outln!("{}", line.unwrap_or_else(|failure| failure))?;
     }
     Ok(())
 }

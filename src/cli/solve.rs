@@ -1,17 +1,21 @@
 //! `renju solve`: runs the proof search on one position and reports, in text or JSON, with a
-//! progress bar on a terminal and the proof written to a file on request.
+//! progress bar on a terminal and the proof written to a file on request; or, with `--batch`,
+//! solves many positions in parallel and prints one JSON line each.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use renju::notation::PositionOptions;
-use renju::rules::{Color, Point};
-use renju::solve::{Progress, SolveOptions, Verdict, solve};
+use renju::notation::{self, PositionOptions};
+use renju::rules::{Board, Color, Point};
+use renju::solve::{DEFAULT_MEMORY_MB, Progress, Solution, SolveOptions, Verdict, solve};
 use renju::threat::Limits;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::Global;
 use crate::cli::search::interrupted;
@@ -19,19 +23,22 @@ use crate::cli::search::interrupted;
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The position (see `renju show --help`).
-    position: String,
-    /// Side to move, overriding the one that follows from the stone counts.
+    /// The position (see `renju show --help`); omit it with --batch.
+    #[arg(required_unless_present = "batch")]
+    position: Option<String>,
+    /// Side to move, overriding the one that follows from the stone counts (with --batch, for
+    /// the lines that do not say).
     #[arg(long, value_parser = crate::parse_color)]
     to_move: Option<Color>,
-    /// Stop after this many seconds; the result is then `unknown`. Ctrl-C or SIGTERM stops
-    /// the same way.
+    /// Stop after this many seconds (per position in a batch); the result is then `unknown`.
+    /// Ctrl-C or SIGTERM stops the same way.
     #[arg(long, value_name = "S", value_parser = crate::cli::search::parse_seconds, allow_hyphen_values = true)]
     time: Option<f64>,
-    /// Stop after this many nodes; the result is then `unknown`.
+    /// Stop after this many nodes (per position in a batch); the result is then `unknown`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Bound on the search tables, in MiB (default 1024).
+    /// Bound on the search tables, in MiB (default 1024). With --batch it bounds the whole
+    /// batch: each position gets MB divided by the thread count (at least 16).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     memory: Option<u64>,
     /// Both sides consider every legal move: exact values (`win`, `loss` or `draw`), for
@@ -44,15 +51,27 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = renju::solve::DEFAULT_VCT_NODES)]
     vct_nodes: u64,
     /// Write the proof tree (JSON, format `renju-proof` version 1) to FILE, atomically.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     proof: Option<PathBuf>,
-    /// Add the proof to this solution database, creating it if needed (written atomically).
+    /// Add the proof to this solution database, creating it if needed (written atomically;
+    /// with --batch, every proof in input order, in one write once all are solved).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
+    /// Solve every position of FILE (`-` for standard input) in parallel: JSON lines
+    /// `{"id":..,"position":..,"to_move":..}` or one position per line. Prints one JSON result
+    /// per line, in input order.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    batch: Option<PathBuf>,
+    /// Threads: with --batch, positions solved at once (each on one thread); otherwise, threads
+    /// searching the one position. Default: all cores.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
 }
 
 #[derive(Serialize)]
 struct Answer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<Value>,
     result: &'static str,
     to_move: Color,
     best_move: Option<String>,
@@ -89,25 +108,61 @@ fn progress_line(p: &Progress, seconds: f64) -> String {
     )
 }
 
+/// The search options for one position: `memory_mb` and `threads` as given, the rest from the
+/// arguments, the time limit counted from now.
+fn solve_options(args: &SolveArgs, memory_mb: Option<u64>, threads: usize) -> SolveOptions {
+    SolveOptions {
+        limits: Limits {
+            nodes: args.nodes,
+            stop: Some(interrupted()),
+            ..Limits::with_time(args.time)
+        },
+        memory_mb,
+        full_width: args.full_width,
+        vct_nodes: Some(args.vct_nodes),
+        threads: Some(threads),
+    }
+}
+
+/// The answer for `board`, without its database step.
+fn answer(id: Option<Value>, board: &Board, solution: &Solution, seconds: f64) -> Answer {
+    Answer {
+        id,
+        result: solution.verdict.name(),
+        to_move: board.to_move(),
+        best_move: solution.best_move.map(|p| p.to_string()),
+        pv: solution.pv.iter().map(Point::to_string).collect(),
+        nodes: solution.nodes,
+        seconds,
+        tt_entries: solution.tt_entries,
+        proof_nodes: solution.proof.as_ref().map_or(0, |p| p.nodes.len()),
+        note: solution.note,
+        db: None,
+    }
+}
+
+/// What `--db` did for a position without a proof.
+const NO_PROOF: &str = "nothing added: no proof";
+
 /// Runs `solve` as the arguments say.
 pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Result<()> {
     let options = PositionOptions {
         to_move: args.to_move,
         ..options
     };
-    let board = crate::read_position_text(&args.position, &options)?;
-    let limits = Limits {
-        nodes: args.nodes,
-        stop: Some(interrupted()),
-        ..Limits::with_time(args.time)
-    };
-    let solve_options = SolveOptions {
-        limits,
-        memory_mb: args.memory,
-        full_width: args.full_width,
-        vct_nodes: Some(args.vct_nodes),
-        threads: None,
-    };
+    if let Some(path) = &args.batch {
+        return batch(path, args, global, options);
+    }
+    let position = args
+        .position
+        .as_deref()
+        .expect("clap requires a position without --batch");
+    let board = crate::read_position_text(position, &options)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        |n| n as usize,
+    );
+    let solve_options = solve_options(args, args.memory, threads);
     let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(200));
@@ -131,20 +186,12 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     }
     let db = match (&args.db, &solution.proof) {
         (Some(path), Some(proof)) => Some(crate::cli::db::add_proof(path, proof)?),
-        (Some(_), None) => Some("nothing added: no proof"),
+        (Some(_), None) => Some(NO_PROOF),
         (None, _) => None,
     };
     let answer = Answer {
-        result: solution.verdict.name(),
-        to_move: board.to_move(),
-        best_move: solution.best_move.map(|p| p.to_string()),
-        pv: solution.pv.iter().map(Point::to_string).collect(),
-        nodes: solution.nodes,
-        seconds,
-        tt_entries: solution.tt_entries,
-        proof_nodes: solution.proof.as_ref().map_or(0, |p| p.nodes.len()),
-        note: solution.note,
         db,
+        ..answer(None, &board, &solution, seconds)
     };
     if global.json {
         crate::outln!("{}", serde_json::to_string(&answer)?)?;
@@ -181,9 +228,110 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     Ok(())
 }
 
+/// `solve --batch`: every position on its own thread of the pool, each with its share of the
+/// memory bound; then, with `--db`, every proof added in input order in one write; then one
+/// JSON line per entry, in input order.
+fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOptions) -> Result<()> {
+    let jobs = crate::cli::batch::read_jobs(path, "to_move", |position, to_move| {
+        let options = PositionOptions {
+            to_move: to_move?.or(options.to_move),
+            ..options
+        };
+        notation::parse_position(position, &options).map_err(|e| e.to_string())
+    })?;
+    let pool = crate::cli::batch::pool(args.threads)?;
+    let memory = memory_share(
+        args.memory.unwrap_or(DEFAULT_MEMORY_MB),
+        pool.current_num_threads(),
+    );
+    let stop = interrupted();
+    let results = crate::cli::batch::run(&pool, &jobs, global, |id, board| {
+        if stop.load(Ordering::Relaxed) {
+            // Stopped before this position started: not searched at all.
+            return (None, unsearched(id.clone(), board));
+        }
+        let start = Instant::now();
+        let solution = solve(board, &solve_options(args, Some(memory), 1), &mut |_| {});
+        let answer = answer(
+            Some(id.clone()),
+            board,
+            &solution,
+            start.elapsed().as_secs_f64(),
+        );
+        (solution.proof, answer)
+    });
+    let mut db_error = None;
+    let mut done = match &args.db {
+        Some(db) => {
+            let proofs: Vec<_> = results
+                .iter()
+                .filter_map(|r| r.as_ref().ok()?.0.as_ref())
+                .collect();
+            match crate::cli::db::add_proofs(db, &proofs) {
+                Ok(done) => Some(done.into_iter()),
+                Err(e) => {
+                    db_error = Some(e);
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    for result in results {
+        let line = match result {
+            Ok((proof, mut answer)) => {
+                if let Some(done) = &mut done {
+                    answer.db = if proof.is_some() {
+                        done.next()
+                    } else {
+                        Some(NO_PROOF)
+                    };
+                }
+                serde_json::to_string(&answer)?
+            }
+            Err(failure) => failure,
+        };
+        crate::outln!("{line}")?;
+    }
+    // The answers are printed even when the database could not be written.
+    db_error.map_or(Ok(()), Err)
+}
+
+/// Each position's table bound in a batch on `threads` threads sharing `total` MiB: at least
+/// 16 MiB.
+fn memory_share(total: u64, threads: usize) -> u64 {
+    (total / threads.max(1) as u64).max(16)
+}
+
+/// The answer for a position the batch never searched, having been stopped first.
+fn unsearched(id: Value, board: &Board) -> Answer {
+    Answer {
+        id: Some(id),
+        result: Verdict::Unknown.name(),
+        to_move: board.to_move(),
+        best_move: None,
+        pv: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        tt_entries: 0,
+        proof_nodes: 0,
+        note: Some("stopped (Ctrl-C or SIGTERM) before this position was searched"),
+        db: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_shares_the_memory_bound_among_its_threads() {
+        assert_eq!(memory_share(1024, 1), 1024);
+        assert_eq!(memory_share(1024, 4), 256);
+        assert_eq!(memory_share(100, 3), 33);
+        assert_eq!(memory_share(64, 16), 16, "at least 16 MiB");
+        assert_eq!(memory_share(16, 0), 16);
+    }
 
     #[test]
     fn the_progress_line_shows_every_statistic() {

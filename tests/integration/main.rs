@@ -7,6 +7,7 @@ mod cli;
 mod cli_db;
 mod cli_search;
 mod cli_solve;
+mod cli_solve_batch;
 mod database;
 mod golden;
 mod ladder;
