@@ -110,7 +110,9 @@ fn threads(c: &mut Criterion) {
         .map(|r| (r.board(), r.verdict(), r.id))
         .collect();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let counts = (0..).map(|i| 1usize << i).take_while(|&n| n <= cores.max(2));
+    let counts = (0..)
+        .map(|i| 1usize << i)
+        .take_while(|&n| n <= cores.max(2));
     for threads in counts {
         let options = SolveOptions {
             threads: Some(threads),

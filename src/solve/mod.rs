@@ -38,7 +38,7 @@ mod extract;
 mod table;
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
@@ -239,6 +239,8 @@ struct Prover<'a> {
     sum: Sum,
     /// The other threads' workers (on the main worker only).
     helpers: Vec<Prover<'a>>,
+    /// Nodes searched by both searches, all threads: what `--nodes` bounds.
+    searched: Arc<AtomicU64>,
 }
 
 impl<'a> Prover<'a> {
@@ -248,6 +250,7 @@ impl<'a> Prover<'a> {
         options: &'a SolveOptions,
         share: usize,
         threads: usize,
+        searched: &Arc<AtomicU64>,
     ) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
         // Half the share for the shared proof table; a quarter for the VCF tables and a
@@ -286,6 +289,7 @@ impl<'a> Prover<'a> {
                     Sum::Plain
                 },
                 helpers: Vec::new(),
+                searched: searched.clone(),
             }
         };
         let mut main = worker(true);
@@ -293,15 +297,17 @@ impl<'a> Prover<'a> {
         main
     }
 
-    /// Counts `n` nodes searched by this worker; the limits see every thread's.
+    /// Counts `n` nodes searched by this worker; the limits see every thread's, of both
+    /// searches.
     fn count(&mut self, n: u64) {
         self.nodes += n;
         self.table.count(n);
+        self.searched.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// Whether a limit is reached, counting every thread's nodes.
+    /// Whether a limit is reached, counting every thread's nodes in both searches.
     fn limit_reached(&self) -> bool {
-        self.limits.reached(self.table.nodes())
+        self.limits.reached(self.searched.load(Ordering::Relaxed))
     }
 
     fn defender(&self) -> Color {
@@ -380,7 +386,7 @@ impl<'a> Prover<'a> {
         tree: bool,
     ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
-            budget = budget.min(n.saturating_sub(self.table.nodes()));
+            budget = budget.min(n.saturating_sub(self.searched.load(Ordering::Relaxed)));
         }
         if budget == 0 {
             return Ok((false, None, false));
@@ -961,8 +967,10 @@ pub fn solve(
         return solution;
     }
     let threads = options.threads.unwrap_or(1).max(1);
-    let mut win = Prover::new(board, to_move, options, 2, threads.div_ceil(2));
-    let mut loss = Prover::new(board, to_move.opponent(), options, 2, (threads / 2).max(1));
+    let searched = Arc::new(AtomicU64::new(0));
+    let mut win = Prover::new(board, to_move, options, 2, threads.div_ceil(2), &searched);
+    let (loss_threads, opponent) = ((threads / 2).max(1), to_move.opponent());
+    let mut loss = Prover::new(board, opponent, options, 2, loss_threads, &searched);
     let outcome = if threads == 1 {
         take_turns(&mut win, &mut loss, progress)
     } else {

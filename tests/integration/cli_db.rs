@@ -51,7 +51,17 @@ fn s(path: &Path) -> &str {
 
 /// `renju solve POSITION --db DB --json` plus `extra` arguments; the JSON answer.
 fn solve_into(db: &Path, position: &str, extra: &[&str]) -> Value {
-    let mut args = vec!["solve", position, "--db", s(db), "--json", "--quiet"];
+    // One thread: the proof, and so the file, is the same on every run.
+    let mut args = vec![
+        "solve",
+        position,
+        "--threads",
+        "1",
+        "--db",
+        s(db),
+        "--json",
+        "--quiet",
+    ];
     args.extend_from_slice(extra);
     ok_json(&run(&args))
 }
@@ -190,7 +200,7 @@ fn solve_creates_a_database_that_checks_and_is_kept_on_a_second_add() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 
     // The text answer names the database.
-    let out = run(&["solve", &vct(), "--db", s(&db), "--quiet"]);
+    let out = run(&["solve", &vct(), "--threads", "1", "--db", s(&db), "--quiet"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -328,7 +338,7 @@ fn merge_and_export() {
     let small = d.join("small.db");
     let small_args = |db: &Path| -> Vec<String> {
         let mut args: Vec<String> = solve_empty_k3_args("4").map(String::from).to_vec();
-        args.extend(["--full-width", "--db", s(db)].map(String::from));
+        args.extend(["--full-width", "--threads", "1", "--db", s(db)].map(String::from));
         args
     };
     let mut args = small_args(&small);
@@ -603,7 +613,15 @@ fn a_killed_solve_leaves_the_old_database_or_the_new_one() {
     let position = vct();
     let spawn = || {
         std::process::Command::new(&bin)
-            .args(["solve", &position, "--db", s(&file), "--quiet"])
+            .args([
+                "solve",
+                &position,
+                "--threads",
+                "1",
+                "--db",
+                s(&file),
+                "--quiet",
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
