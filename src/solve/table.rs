@@ -186,7 +186,7 @@ impl Table {
                 }
                 let old = old.insert(entry);
                 self.bytes.fetch_add(added, Ordering::Relaxed);
-                self.bytes.fetch_sub(entry_bytes(&old), Ordering::Relaxed);
+                self.release(entry_bytes(&old));
             }
             Entry_::Vacant(slot) => {
                 slot.insert(entry);
@@ -196,10 +196,22 @@ impl Table {
         stored
     }
 
+    /// Takes `bytes` off the estimate. A thread that replaced an entry while another dropped
+    /// the estimates and recounted them may take off bytes no longer counted: the estimate
+    /// stops at zero rather than wrapping round.
+    fn release(&self, bytes: usize) {
+        // The closure always returns `Some`, so the update cannot fail.
+        let _ = self
+            .bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                Some(b.saturating_sub(bytes))
+            });
+    }
+
     /// Drops the entry of `key`.
     pub(super) fn remove(&self, key: u64) {
         if let Some((_, old)) = self.entries.remove(&key) {
-            self.bytes.fetch_sub(entry_bytes(&old), Ordering::Relaxed);
+            self.release(entry_bytes(&old));
         }
     }
 
