@@ -25,7 +25,8 @@
 //! Two searches answer the question: a win for the side to move, and a win for the other
 //! side. On one thread they take turns, in rounds that double in length, and the node counts
 //! are deterministic. With more threads ([`SolveOptions::threads`]) they run at once, each on
-//! half of the threads; the threads of one search share its table ([`table`]) and all search
+//! half of the threads (when one is disproved first, its threads join the other; when one is
+//! proved, the other is called off); the threads of one search share its table ([`table`]) and all search
 //! from the root, spread over different subtrees by virtual proof and disproof numbers (a child
 //! another thread is inside looks worse, as in Kaneko's parallel df-pn). A settled entry is
 //! never replaced by an estimate, and a VCT that proved a node on one thread is kept where the
@@ -38,7 +39,7 @@ mod extract;
 mod table;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
@@ -241,60 +242,105 @@ struct Prover<'a> {
     helpers: Vec<Prover<'a>>,
     /// Nodes searched by both searches, all threads: what `--nodes` bounds.
     searched: Arc<AtomicU64>,
+    /// Bytes of each thread's VCF table.
+    vcf_bytes: usize,
+    /// Entries of a helper's VCT leaf searches.
+    helper_vct: usize,
+    /// Threads the other search, running side by side, is done with (main worker only).
+    spare: Option<Arc<AtomicUsize>>,
 }
 
 impl<'a> Prover<'a> {
+    /// The main worker of a search for `attacker`, with `threads - 1` helpers, in `1 / share`
+    /// of the memory bound. The VCF and VCT shares are split as if all of `most` threads (the
+    /// solve's) worked on this search, since threads the other search is done with join it.
     fn new(
         board: &Board,
         attacker: Color,
         options: &'a SolveOptions,
         share: usize,
-        threads: usize,
+        (threads, most): (usize, usize),
         searched: &Arc<AtomicU64>,
     ) -> Self {
         let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
-        // Half the share for the shared proof table; a quarter for the VCF tables and a
-        // quarter for the VCT leaf searches (the root's rounds need about a million entries on
-        // the larger quintet positions), split between the threads.
-        let table = Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1));
-        let worker = |main: bool| {
-            let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
-            Prover {
-                board: board.clone(),
-                attacker,
-                full_width: options.full_width,
-                limits: &options.limits,
-                root_stones: board.moves().len(),
-                vct_nodes,
-                root_vct_open: main && board.to_move() == attacker && vct_nodes > 0,
-                root_vct: VctTable::default(),
-                root_vct_tree: None,
-                table: table.clone(),
-                // The root's VCT rounds need the whole VCT share; a helper's VCT searches
-                // are leaf searches of a bounded number of nodes.
-                vct_entries: if main {
-                    (bound / 4 / VCT_ENTRY_BYTES).max(1024)
-                } else {
-                    usize::try_from(vct_nodes.saturating_mul(4))
-                        .unwrap_or(usize::MAX)
-                        .clamp(1024, (bound / 4 / VCT_ENTRY_BYTES).max(1024))
-                },
-                vcf_table: VcfTable::within_bytes(bound / 4 / if main { 1 } else { threads }),
-                nodes: 0,
-                budget: u64::MAX,
-                stopped: false,
-                sum: if options.full_width {
-                    Sum::Weak
-                } else {
-                    Sum::Plain
-                },
-                helpers: Vec::new(),
-                searched: searched.clone(),
-            }
+        let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
+        // Half the share for the shared proof table; a quarter for the VCF tables, one per
+        // thread; a quarter for the VCT searches: a helper's are leaf searches of a bounded
+        // number of nodes, and the main thread's root VCT rounds take the rest (they need
+        // about a million entries on the larger quintet positions).
+        let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
+        let helper_vct = usize::try_from(vct_nodes.saturating_mul(4))
+            .unwrap_or(usize::MAX)
+            .clamp(1024, (vct_share / most).max(1024));
+        let mut main = Prover {
+            board: board.clone(),
+            attacker,
+            full_width: options.full_width,
+            limits: &options.limits,
+            root_stones: board.moves().len(),
+            vct_nodes,
+            root_vct_open: board.to_move() == attacker && vct_nodes > 0,
+            root_vct: VctTable::default(),
+            root_vct_tree: None,
+            table: Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1)),
+            vct_entries: vct_share.saturating_sub((most - 1) * helper_vct).max(1024),
+            vcf_bytes: bound / 4 / most,
+            vcf_table: VcfTable::within_bytes(bound / 4 / most),
+            helper_vct,
+            nodes: 0,
+            budget: u64::MAX,
+            stopped: false,
+            sum: if options.full_width {
+                Sum::Weak
+            } else {
+                Sum::Plain
+            },
+            helpers: Vec::new(),
+            searched: searched.clone(),
+            spare: None,
         };
-        let mut main = worker(true);
-        main.helpers = (1..threads).map(|_| worker(false)).collect();
+        main.helpers = (1..threads).map(|_| main.helper()).collect();
         main
+    }
+
+    /// A helper for this (main) worker's search, at the root.
+    fn helper(&self) -> Prover<'a> {
+        Prover {
+            board: self.board.clone(),
+            attacker: self.attacker,
+            full_width: self.full_width,
+            limits: self.limits,
+            root_stones: self.root_stones,
+            vct_nodes: self.vct_nodes,
+            root_vct_open: false,
+            root_vct: VctTable::default(),
+            root_vct_tree: None,
+            table: self.table.clone(),
+            vct_entries: self.helper_vct,
+            vcf_bytes: self.vcf_bytes,
+            vcf_table: VcfTable::within_bytes(self.vcf_bytes),
+            helper_vct: self.helper_vct,
+            nodes: 0,
+            budget: u64::MAX,
+            stopped: false,
+            sum: self.sum,
+            helpers: Vec::new(),
+            searched: self.searched.clone(),
+            spare: None,
+        }
+    }
+
+    /// Takes the threads the other search is done with, if any, as helpers.
+    fn take_spare_threads(&mut self) {
+        let Some(spare) = &self.spare else { return };
+        let n = spare.swap(0, Ordering::Relaxed);
+        if n > 0 {
+            self.table.set_parallel();
+            for _ in 0..n {
+                let helper = self.helper();
+                self.helpers.push(helper);
+            }
+        }
     }
 
     /// Counts `n` nodes searched by this worker; the limits see every thread's, of both
@@ -460,7 +506,7 @@ impl<'a> Prover<'a> {
         // With other threads, a VCT found within this thread's budget might not be found
         // again by the thread that reads the proof out (their VCF tables differ, and with
         // them what fits in the budget): keep its tree where every thread can borrow it.
-        let parallel = self.table.parallel;
+        let parallel = self.table.parallel();
         match self.find_vct(parallel)? {
             (true, Some(tree)) if parallel => {
                 let canonical = self.board.canonical();
@@ -695,7 +741,7 @@ impl<'a> Prover<'a> {
                 }
             },
         };
-        if !self.table.parallel {
+        if !self.table.parallel() {
             return self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);
         }
         self.table.enter(key);
@@ -758,7 +804,7 @@ impl<'a> Prover<'a> {
             if resolved || pn >= th_pn || dn >= th_dn || self.stopped {
                 return (pn, dn);
             }
-            let choice = if self.table.parallel {
+            let choice = if self.table.parallel() {
                 let seen = numbers
                     .iter()
                     .zip(&child_keys)
@@ -853,6 +899,7 @@ impl<'a> Prover<'a> {
     /// from the root meanwhile, from the start of the round to its end. Returns the root's
     /// numbers.
     fn round(&mut self, slice: u64) -> (u32, u32) {
+        self.take_spare_threads();
         if self.helpers.is_empty() {
             self.root_vct_round(slice.saturating_mul(ROOT_VCT_SHARE));
             return self.run(slice);
@@ -968,9 +1015,23 @@ pub fn solve(
     }
     let threads = options.threads.unwrap_or(1).max(1);
     let searched = Arc::new(AtomicU64::new(0));
-    let mut win = Prover::new(board, to_move, options, 2, threads.div_ceil(2), &searched);
-    let (loss_threads, opponent) = ((threads / 2).max(1), to_move.opponent());
-    let mut loss = Prover::new(board, opponent, options, 2, loss_threads, &searched);
+    let mut win = Prover::new(
+        board,
+        to_move,
+        options,
+        2,
+        (threads.div_ceil(2), threads),
+        &searched,
+    );
+    let loss_threads = ((threads / 2).max(1), threads);
+    let mut loss = Prover::new(
+        board,
+        to_move.opponent(),
+        options,
+        2,
+        loss_threads,
+        &searched,
+    );
     let outcome = if threads == 1 {
         take_turns(&mut win, &mut loss, progress)
     } else {
@@ -1044,13 +1105,19 @@ fn side_by_side<'a>(
     let key = win.board.canonical().key;
     let (tx, rx) = std::sync::mpsc::channel();
     let mut settled = [None, None];
+    let spare = Arc::new(AtomicUsize::new(0));
+    win.spare = Some(spare.clone());
+    loss.spare = Some(spare.clone());
     std::thread::scope(|scope| {
         for (i, prover) in [&mut *win, &mut *loss].into_iter().enumerate() {
-            let (tx, other) = (tx.clone(), tables[1 - i].clone());
+            let (tx, other, spare) = (tx.clone(), tables[1 - i].clone(), spare.clone());
             scope.spawn(move || {
                 let result = prover.settle();
                 if result == Some(true) {
                     other.cancel();
+                } else {
+                    // Disproved (or stopped): the other search may take these threads.
+                    spare.fetch_add(1 + prover.helpers.len(), Ordering::Relaxed);
                 }
                 // The receiver outlives the scope's threads.
                 let _ = tx.send((i, result));

@@ -73,7 +73,7 @@ pub(super) struct Table {
     /// Calls the whole search off (the other side's search proved its win).
     cancelled: AtomicBool,
     /// More than one thread searches: mark the nodes being searched.
-    pub(super) parallel: bool,
+    parallel: AtomicBool,
 }
 
 impl Table {
@@ -89,7 +89,7 @@ impl Table {
             nodes: AtomicU64::new(0),
             halt: AtomicBool::new(false),
             cancelled: AtomicBool::new(false),
-            parallel,
+            parallel: AtomicBool::new(parallel),
         }
     }
 
@@ -99,6 +99,16 @@ impl Table {
 
     pub(super) fn is_full(&self) -> bool {
         self.full.load(Ordering::Relaxed)
+    }
+
+    /// Whether more than one thread searches.
+    pub(super) fn parallel(&self) -> bool {
+        self.parallel.load(Ordering::Relaxed)
+    }
+
+    /// More threads have joined the search.
+    pub(super) fn set_parallel(&self) {
+        self.parallel.store(true, Ordering::Relaxed);
     }
 
     /// Calls the search off for good.

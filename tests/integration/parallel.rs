@@ -46,15 +46,20 @@ fn cases() -> Vec<Case> {
             full_width: false,
         });
     }
-    let freestyle = Rules::new(Rule::Freestyle, Some(3)).unwrap();
-    for (cols, rows, want) in [
-        (3, 3, Verdict::Draw),
-        (4, 3, Verdict::Win),
-        (4, 4, Verdict::Win),
+    // 4x4 k=4 is a draw whose two disproofs differ in size: on more threads, the threads of the
+    // search done first join the other.
+    for (cols, rows, k, want) in [
+        (3, 3, 3, Verdict::Draw),
+        (4, 3, 3, Verdict::Win),
+        (4, 4, 3, Verdict::Win),
+        (4, 4, 4, Verdict::Draw),
     ] {
         cases.push(Case {
-            id: format!("{cols}x{rows} k=3"),
-            board: Board::new(Size::new(cols, rows).unwrap(), freestyle),
+            id: format!("{cols}x{rows} k={k}"),
+            board: Board::new(
+                Size::new(cols, rows).unwrap(),
+                Rules::new(Rule::Freestyle, Some(k)).unwrap(),
+            ),
             want,
             full_width: true,
         });
