@@ -1,6 +1,7 @@
 //! Atomic file writing: a temporary file beside the target, flushed to disk, then renamed over
 //! it, so a reader sees the old file or the new one and never half of either, even if the
-//! process is killed midway.
+//! process is killed midway. And a lock for read-modify-write updates, so that two processes
+//! adding to one file do not lose each other's additions.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -28,6 +29,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// An exclusive lock on updating a file, held until dropped.
+#[derive(Debug)]
+pub struct UpdateLock {
+    _file: std::fs::File,
+}
+
+/// Waits for, then takes, the exclusive lock on updating `path`: an advisory lock on the file
+/// `PATH.lock` beside it (created if needed and left in place; the operating system releases
+/// the lock when the process ends, however it ends). Every `renju` command that reads a file,
+/// changes it and writes it back holds this lock from the read to the write.
+///
+/// # Errors
+/// Any I/O error from creating or locking the lock file.
+pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(name)?;
+    file.lock()?;
+    Ok(UpdateLock { _file: file })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,5 +72,22 @@ mod tests {
     fn missing_directory_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_atomic(&dir.path().join("no/such/dir/x.svg"), b"x").is_err());
+    }
+
+    #[test]
+    fn the_update_lock_is_exclusive_and_released_on_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.db");
+        let held = lock_for_update(&path).unwrap();
+        let other = std::fs::File::options()
+            .write(true)
+            .open(dir.path().join("book.db.lock"))
+            .unwrap();
+        assert!(
+            other.try_lock().is_err(),
+            "a second lock while the first is held"
+        );
+        drop(held);
+        assert!(other.try_lock().is_ok(), "the lock is free once dropped");
     }
 }

@@ -188,6 +188,12 @@ fn builder_error(e: DbError) -> anyhow::Error {
     }
 }
 
+/// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]).
+fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
+    renju::atomic::lock_for_update(path)
+        .with_context(|| format!("cannot lock `{}` for the update", path.display()))
+}
+
 fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
     #[derive(Serialize)]
     struct Merged {
@@ -197,6 +203,7 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
         nodes: usize,
         bytes: usize,
     }
+    let _lock = lock(out)?;
     let mut builder: Option<Builder> = if out.exists() {
         Some(Builder::extend(read(out)?))
     } else {
@@ -252,6 +259,8 @@ pub fn add_proofs(path: &Path, proofs: &[&Proof]) -> Result<Vec<&'static str>> {
     let Some(first) = proofs.first() else {
         return Ok(Vec::new());
     };
+    // Held from the read to the write: another process adding to the same file waits.
+    let _lock = lock(path)?;
     let mut builder = if path.exists() {
         Builder::extend(read(path)?)
     } else {

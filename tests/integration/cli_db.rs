@@ -196,8 +196,13 @@ fn solve_creates_a_database_that_checks_and_is_kept_on_a_second_add() {
         "{again}"
     );
     assert_eq!(std::fs::read(&db).unwrap(), before);
-    // No temporary left behind by a completed run.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // No temporary left behind by a completed run: only the database and its update lock.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["vct.db", "vct.db.lock"]);
 
     // The text answer names the database.
     let out = run(&["solve", &vct(), "--threads", "1", "--db", s(&db), "--quiet"]);
@@ -690,6 +695,46 @@ fn a_killed_solve_leaves_the_old_database_or_the_new_one() {
          {got_new} the new one, {strays} stray temporaries"
     );
     assert_eq!(kept_old + got_new, ITERATIONS);
+}
+
+/// Several `solve --db` processes adding different positions to one database at once: the
+/// update lock makes each wait for the others' writes, so no addition is lost.
+#[test]
+fn concurrent_solves_into_one_database_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("shared.db");
+    let quick = [
+        "quintet/test_vct_black",
+        "quintet/test_vct_white",
+        "quintet/test_vct_counter",
+        "quintet/test_vct_fukumi_move",
+        "quintet/test_vct_dual_forbiddens",
+        "quintet/test_vct_forbidden_breaker",
+    ];
+    let bin = assert_cmd::cargo::cargo_bin("renju");
+    let children: Vec<_> = crate::threats::cases()
+        .into_iter()
+        .filter(|c| quick.contains(&c.id.as_str()))
+        .enumerate()
+        .map(|(i, case)| {
+            let position = d.join(format!("p{i}.txt"));
+            std::fs::write(&position, case.board.join("\n")).unwrap();
+            std::process::Command::new(&bin)
+                .args(["solve", s(&position), "--to-move", &case.attacker])
+                .args(["--threads", "1", "--db", s(&db), "--quiet"])
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(children.len(), quick.len());
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    assert_eq!(info(&db)["roots"], quick.len() as u64);
+    let (code, report) = check(&db);
+    assert_eq!(code, Some(0), "{report}");
 }
 
 /// Usage errors: a missing database file, a missing argument.
