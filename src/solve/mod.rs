@@ -699,6 +699,7 @@ impl<'a> Prover<'a> {
             || self.limit_reached()
             || self.table.halt.load(Ordering::Relaxed)
             || self.table.cancelled()
+            || self.table.is_full()
         {
             self.stopped = true;
         }
