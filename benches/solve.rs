@@ -21,21 +21,32 @@ fn heavy() -> bool {
     std::env::var_os("RENJU_HEAVY_BENCH").is_some()
 }
 
+/// The ladder rungs to measure (the heavy ones only with `RENJU_HEAVY_BENCH=1`): board,
+/// verdict, id.
+fn rungs() -> Vec<(Board, Verdict, String)> {
+    ladder::rungs()
+        .into_iter()
+        .filter(|r| heavy() || !r.heavy)
+        .map(|r| (r.board(), r.verdict(), r.id))
+        .collect()
+}
+
+/// Solves a rung, asserting its verdict; the nodes searched.
+fn solve_rung((board, want, id): &(Board, Verdict, String), options: &SolveOptions) -> u64 {
+    let s = solve(black_box(board), options, &mut |_| {});
+    assert_eq!(s.verdict, *want, "{id} on {:?} threads", options.threads);
+    s.nodes
+}
+
 fn ladder(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve_ladder");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for rung in ladder::rungs().into_iter().filter(|r| heavy() || !r.heavy) {
-        let board = rung.board();
-        let want = rung.verdict();
-        let name = rung.id.rsplit('/').next().unwrap_or(&rung.id);
+    for rung in rungs() {
+        let name = rung.2.rsplit('/').next().unwrap_or(&rung.2);
         group.bench_function(name, |b| {
-            b.iter(|| {
-                let s = solve(black_box(&board), &SolveOptions::default(), &mut |_| {});
-                assert_eq!(s.verdict, want, "{}", rung.id);
-                s.nodes
-            });
+            b.iter(|| solve_rung(&rung, &SolveOptions::default()));
         });
     }
     group.finish();
@@ -104,11 +115,7 @@ fn threads(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(60));
-    let rungs: Vec<_> = ladder::rungs()
-        .into_iter()
-        .filter(|r| heavy() || !r.heavy)
-        .map(|r| (r.board(), r.verdict(), r.id))
-        .collect();
+    let rungs = rungs();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let counts = (0..)
         .map(|i| 1usize << i)
@@ -119,15 +126,7 @@ fn threads(c: &mut Criterion) {
             ..SolveOptions::default()
         };
         group.bench_function(format!("ladder/{threads}"), |b| {
-            b.iter(|| {
-                let mut nodes = 0;
-                for (board, want, id) in &rungs {
-                    let s = solve(black_box(board), &options, &mut |_| {});
-                    assert_eq!(s.verdict, *want, "{id} on {threads} threads");
-                    nodes += s.nodes;
-                }
-                nodes
-            });
+            b.iter(|| rungs.iter().map(|r| solve_rung(r, &options)).sum::<u64>());
         });
     }
     group.finish();

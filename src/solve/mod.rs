@@ -179,6 +179,11 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether the entry is a result (proved or disproved), not an estimate.
+    fn settled(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+
     /// A node proved without moves to keep.
     const PROVED: Entry = Entry {
         pn: 0,
@@ -347,13 +352,17 @@ impl<'a> Prover<'a> {
     /// searches.
     fn count(&mut self, n: u64) {
         self.nodes += n;
-        self.table.count(n);
         self.searched.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Nodes searched by every thread of both searches.
+    fn searched(&self) -> u64 {
+        self.searched.load(Ordering::Relaxed)
     }
 
     /// Whether a limit is reached, counting every thread's nodes in both searches.
     fn limit_reached(&self) -> bool {
-        self.limits.reached(self.searched.load(Ordering::Relaxed))
+        self.limits.reached(self.searched())
     }
 
     fn defender(&self) -> Color {
@@ -432,7 +441,7 @@ impl<'a> Prover<'a> {
         tree: bool,
     ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
-            budget = budget.min(n.saturating_sub(self.searched.load(Ordering::Relaxed)));
+            budget = budget.min(n.saturating_sub(self.searched()));
         }
         if budget == 0 {
             return Ok((false, None, false));
@@ -718,7 +727,7 @@ impl<'a> Prover<'a> {
         };
         // The moves in the board's frame, and in the canonical frame the table keeps.
         let (moves, canonical_moves) = match self.table.get(key) {
-            Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
+            Some(e) if e.settled() || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
             Some(Entry { moves: Some(m), .. }) => (map(&m, frame.inverse()), m),
@@ -875,11 +884,7 @@ impl<'a> Prover<'a> {
             0
         };
         for (m, &key) in moves.iter().zip(child_keys) {
-            if self
-                .table
-                .numbers(key)
-                .is_some_and(|(pn, dn)| pn == 0 || dn == 0)
-            {
+            if self.table.settled(key) {
                 continue;
             }
             self.board.play_unchecked(m.point);
@@ -922,7 +927,7 @@ impl<'a> Prover<'a> {
         // A helper may have settled the root after the main thread returned.
         let key = self.board.canonical().key;
         match self.table.numbers(key) {
-            Some((pn, dn)) if pn == 0 || dn == 0 => (pn, dn),
+            Some((pn, dn)) if settled(pn, dn).is_some() => (pn, dn),
             _ => numbers,
         }
     }
@@ -933,18 +938,9 @@ impl<'a> Prover<'a> {
         self.stopped = false;
         while !self.table.halt.load(Ordering::Relaxed) && !self.table.cancelled() {
             let (pn, dn) = self.mid(INF - 1, INF - 1);
-            if self.stopped || pn == 0 || dn == 0 {
+            if self.stopped || settled(pn, dn).is_some() {
                 break;
             }
-        }
-    }
-
-    /// Whether the root's numbers settle it: `Some(true)` proved, `Some(false)` disproved.
-    fn settled(&self, pn: u32, dn: u32) -> Option<bool> {
-        match (pn, dn) {
-            (0, _) => Some(true),
-            (_, 0) => Some(false),
-            _ => None,
         }
     }
 
@@ -954,7 +950,7 @@ impl<'a> Prover<'a> {
         let mut slice = 4096u64;
         loop {
             let (pn, dn) = self.round(slice);
-            if let Some(settled) = self.settled(pn, dn) {
+            if let Some(settled) = settled(pn, dn) {
                 return Some(settled);
             }
             if self.exhausted() || self.table.cancelled() {
@@ -989,16 +985,26 @@ impl<'a> Prover<'a> {
         let (pn, _) = self.mid(INF - 1, INF - 1);
         if pn == 0 { Ok(()) } else { Err(Stopped) }
     }
+}
 
-    fn progress(&self, pn: u32, dn: u32) -> Progress {
-        Progress {
-            nodes: self.table.nodes(),
-            pn,
-            dn,
-            tt_entries: self.table.len(),
-            tt_bytes: self.table.total_bytes(),
-            tt_bound: self.table.bound(),
-        }
+/// Whether a node's numbers settle it: `Some(true)` proved, `Some(false)` disproved.
+fn settled(pn: u32, dn: u32) -> Option<bool> {
+    match (pn, dn) {
+        (0, _) => Some(true),
+        (_, 0) => Some(false),
+        _ => None,
+    }
+}
+
+/// How the search over `tables` is going: `nodes` in all, the root's numbers.
+fn progress_of(tables: &[&Table], nodes: u64, (pn, dn): (u32, u32)) -> Progress {
+    Progress {
+        nodes,
+        pn,
+        dn,
+        tt_entries: tables.iter().map(|t| t.len()).sum(),
+        tt_bytes: tables.iter().map(|t| t.total_bytes()).sum(),
+        tt_bound: tables.iter().map(|t| t.bound()).sum(),
     }
 }
 
@@ -1074,18 +1080,18 @@ fn take_turns<'a>(
     loss: &mut Prover<'a>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Outcome {
-    let mut settled = [None, None];
+    let mut results = [None, None];
     let mut slice = 4096u64;
     loop {
-        for (prover, done) in [&mut *win, &mut *loss].into_iter().zip(&mut settled) {
+        for (prover, done) in [&mut *win, &mut *loss].into_iter().zip(&mut results) {
             if done.is_some() {
                 continue;
             }
             let (pn, dn) = prover.round(slice);
-            progress(&prover.progress(pn, dn));
-            *done = prover.settled(pn, dn);
+            progress(&progress_of(&[&prover.table], prover.searched(), (pn, dn)));
+            *done = settled(pn, dn);
         }
-        if let Some(decided) = outcome(settled[0], settled[1]) {
+        if let Some(decided) = outcome(results[0], results[1]) {
             return Ok(decided);
         }
         if win.exhausted() || loss.exhausted() {
@@ -1104,8 +1110,9 @@ fn side_by_side<'a>(
 ) -> Outcome {
     let tables = [win.table.clone(), loss.table.clone()];
     let key = win.board.canonical().key;
+    let searched = win.searched.clone();
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut settled = [None, None];
+    let mut results = [None, None];
     let spare = Arc::new(AtomicUsize::new(0));
     win.spare = Some(spare.clone());
     loss.spare = Some(spare.clone());
@@ -1127,23 +1134,17 @@ fn side_by_side<'a>(
         drop(tx);
         loop {
             match rx.recv_timeout(PROGRESS_EVERY) {
-                Ok((i, result)) => settled[i] = result,
+                Ok((i, result)) => results[i] = result,
                 Err(RecvTimeoutError::Timeout) => {
-                    let (pn, dn) = tables[0].numbers(key).unwrap_or((1, 1));
-                    progress(&Progress {
-                        nodes: tables.iter().map(|t| t.nodes()).sum(),
-                        pn,
-                        dn,
-                        tt_entries: tables.iter().map(|t| t.len()).sum(),
-                        tt_bytes: tables.iter().map(|t| t.total_bytes()).sum(),
-                        tt_bound: tables.iter().map(|t| t.bound()).sum(),
-                    });
+                    let root = tables[0].numbers(key).unwrap_or((1, 1));
+                    let nodes = searched.load(Ordering::Relaxed);
+                    progress(&progress_of(&[&tables[0], &tables[1]], nodes, root));
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
     });
-    outcome(settled[0], settled[1]).ok_or(Stopped)
+    outcome(results[0], results[1]).ok_or(Stopped)
 }
 
 fn decided(board: &Board) -> Option<Solution> {
@@ -1185,7 +1186,7 @@ fn without_proof(
         verdict,
         best_move: None,
         pv: Vec::new(),
-        nodes: win.table.nodes() + loss.table.nodes(),
+        nodes: win.searched(),
         tt_entries: win.table.len() + loss.table.len(),
         proof: None,
         note,
@@ -1209,7 +1210,7 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solut
         verdict,
         best_move,
         pv,
-        nodes: prover.table.nodes() + other.table.nodes(),
+        nodes: prover.searched(),
         tt_entries: prover.table.len() + other.table.len(),
         proof: Some(proof),
         note: None,

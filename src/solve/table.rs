@@ -1,13 +1,13 @@
 //! The transposition table one proof search shares between its threads: entries by canonical
-//! Zobrist key, the proofs borrowed by simulation, a bound on the estimated bytes, the node
-//! count the limits see, and the marks of the nodes threads are searching now (for the virtual
-//! proof and disproof numbers that spread threads over different subtrees).
+//! Zobrist key, the proofs borrowed by simulation, a bound on the estimated bytes, and the marks
+//! of the nodes threads are searching now (for the virtual proof and disproof numbers that
+//! spread threads over different subtrees).
 //!
 //! Every method copies what it returns out of the maps at once: no lock of a map shard is ever
 //! held across a call, so no two threads can wait on each other.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry as Entry_;
@@ -66,8 +66,6 @@ pub(super) struct Table {
     bound: usize,
     /// Set once the table is full of resolved entries.
     full: AtomicBool,
-    /// Nodes searched by all threads.
-    nodes: AtomicU64,
     /// Tells the helper threads to stop (the end of a slice).
     pub(super) halt: AtomicBool,
     /// Calls the whole search off (the other side's search proved its win).
@@ -86,7 +84,6 @@ impl Table {
             borrowed_bytes: AtomicUsize::new(0),
             bound,
             full: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
             halt: AtomicBool::new(false),
             cancelled: AtomicBool::new(false),
             parallel: AtomicBool::new(parallel),
@@ -124,16 +121,6 @@ impl Table {
         self.entries.len()
     }
 
-    /// Adds `n` to the shared node count and returns the new total.
-    pub(super) fn count(&self, n: u64) -> u64 {
-        self.nodes.fetch_add(n, Ordering::Relaxed) + n
-    }
-
-    /// Nodes searched by all threads so far.
-    pub(super) fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
-    }
-
     /// A copy of the entry of `key`.
     pub(super) fn get(&self, key: u64) -> Option<Entry> {
         self.entries.get(&key).map(|e| e.clone())
@@ -142,6 +129,11 @@ impl Table {
     /// The proof and disproof numbers of `key`.
     pub(super) fn numbers(&self, key: u64) -> Option<(u32, u32)> {
         self.entries.get(&key).map(|e| (e.pn, e.dn))
+    }
+
+    /// Whether `key` is settled: proved or disproved.
+    pub(super) fn settled(&self, key: u64) -> bool {
+        self.entries.get(&key).is_some_and(|e| e.settled())
     }
 
     /// Whether `key` is proved.
@@ -172,7 +164,7 @@ impl Table {
         };
         let mut stored = Stored::Room;
         if peak > self.bound {
-            self.entries.retain(|_, e| e.pn == 0 || e.dn == 0);
+            self.entries.retain(|_, e| e.settled());
             let kept: usize = self.entries.iter().map(|e| entry_bytes(&e)).sum();
             self.bytes.store(
                 kept + self.borrowed_bytes.load(Ordering::Relaxed),
@@ -186,12 +178,11 @@ impl Table {
             }
         }
         let added = entry_bytes(&entry);
-        let settled = |e: &Entry| e.pn == 0 || e.dn == 0;
         match self.entries.entry(key) {
             Entry_::Occupied(mut old) => {
                 // A settled entry is a result: a thread that read the children before it was
                 // settled must not turn it back into an estimate.
-                if settled(old.get()) && !settled(&entry) {
+                if old.get().settled() && !entry.settled() {
                     return stored;
                 }
                 let old = old.insert(entry);

@@ -161,32 +161,17 @@ fn batch_answers_match_single_solves_in_input_order() {
     }
     assert!(got[0].get("db").is_none(), "no db field without --db");
 
-    assert!(error_of(&got[4]).contains("repeats move 1"), "{}", got[4]);
-    assert!(
-        error_of(&got[5]).contains("unknown colour `red`"),
-        "{}",
-        got[5]
-    );
-    assert!(
-        error_of(&got[6]).contains("\"to_move\" must be \"black\" or \"white\""),
-        "{}",
-        got[6]
-    );
-    assert!(
-        error_of(&got[7]).contains("line 11 has no \"position\""),
-        "{}",
-        got[7]
-    );
-    assert!(
-        error_of(&got[8]).contains("line 12 is not valid JSON"),
-        "{}",
-        got[8]
-    );
-    assert!(
-        error_of(&got[9]).contains("off the 4x4 board"),
-        "{}",
-        got[9]
-    );
+    let errors = [
+        (4, "repeats move 1"),
+        (5, "unknown colour `red`"),
+        (6, "\"to_move\" must be \"black\" or \"white\""),
+        (7, "line 11 has no \"position\""),
+        (8, "line 12 is not valid JSON"),
+        (9, "off the 4x4 board"),
+    ];
+    for (i, error) in errors {
+        assert!(error_of(&got[i]).contains(error), "{}", got[i]);
+    }
 
     let strip = |records: Vec<Value>| records.iter().map(stable).collect::<Vec<_>>();
     let reference = strip(got);

@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use renju::check::verify::{Report, check};
 use renju::db::{Builder, Cell, Database, DbError, Index, Node, Visit, decode, encode, query};
-use renju::notation::{PositionOptions, parse_diagram};
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 use renju::solve::{Proof, SolveOptions, Verdict, solve};
 
+use crate::solve::board_of;
 use crate::threats::cases;
 
 /// The quintet VCT positions `solve` proves quickly, each as a win for the side to move, and
@@ -32,12 +32,7 @@ fn proofs() -> &'static Vec<Proof> {
             .into_iter()
             .filter(|c| quick.contains(&c.id.as_str()))
         {
-            let attacker: Color = case.attacker.parse().unwrap();
-            let options = PositionOptions {
-                to_move: Some(attacker),
-                ..PositionOptions::default()
-            };
-            let mut board = parse_diagram(&case.board.join("\n"), &options).unwrap();
+            let mut board = board_of(&case, case.attacker.parse().unwrap());
             let won = solve(&board, &SolveOptions::default(), &mut |_| {});
             assert_eq!(won.verdict, Verdict::Win, "{}", case.id);
             board.play(won.best_move.unwrap()).unwrap();
@@ -521,15 +516,7 @@ proptest! {
 /// others). The proof is deterministic, so so is its size.
 #[test]
 fn the_bench_proof_takes_at_most_4_bytes_per_node() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.id == "quintet/bench_vct_black")
-        .unwrap();
-    let options = PositionOptions {
-        to_move: Some(case.attacker.parse().unwrap()),
-        ..PositionOptions::default()
-    };
-    let board = parse_diagram(&case.board.join("\n"), &options).unwrap();
+    let (board, _) = crate::ladder::quintet("quintet/bench_vct_black");
     let won = solve(&board, &SolveOptions::default(), &mut |_| {});
     assert_eq!(won.verdict, Verdict::Win);
     let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
