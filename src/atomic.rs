@@ -43,15 +43,33 @@ pub struct UpdateLock {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
+    let file = lock_file(path)?;
+    file.lock()?;
+    Ok(UpdateLock { _file: file })
+}
+
+/// Takes the exclusive lock on updating `path` if no other process holds it (see
+/// [`lock_for_update`]); `None` if one does.
+///
+/// # Errors
+/// Any I/O error from creating or locking the lock file.
+pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
+    let file = lock_file(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(UpdateLock { _file: file })),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+fn lock_file(path: &Path) -> io::Result<std::fs::File> {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
-    let file = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(name)?;
-    file.lock()?;
-    Ok(UpdateLock { _file: file })
+        .open(name)
 }
 
 #[cfg(test)]

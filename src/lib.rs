@@ -13,6 +13,7 @@
 //! - [`solve`]: df-pn over the whole game, writing [`proof`]s.
 //! - [`db`]: the solution database on disk: proofs stored once per position up to symmetry,
 //!   as a DAG, with lookup, merging and text export.
+//! - [`book`]: opening books grown best-first over `solve`, with work units for clusters.
 //! - [`check`]: the independent checker's own rules code, written from the definitions alone.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
@@ -28,6 +29,7 @@
 #![deny(missing_docs)]
 
 pub mod atomic;
+pub mod book;
 pub mod check;
 pub mod db;
 mod dfpn;

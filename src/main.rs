@@ -103,6 +103,12 @@ enum Command {
         #[command(flatten)]
         check: cli::check::CheckArgs,
     },
+    /// Opening books: grow a proof tree over named openings, see where it stands, and
+    /// split its frontier into work units for a cluster.
+    Book {
+        #[command(subcommand)]
+        command: cli::book::BookCommand,
+    },
     /// Solution databases: info, lookups, merging and export.
     Db {
         #[command(subcommand)]
@@ -243,6 +249,7 @@ fn run(cli: &Cli) -> Result<()> {
         Command::Solve { solve } => cli::solve::run(solve, g, position),
         Command::Db { command } => cli::db::run(command, g),
         Command::Check { check } => cli::check::run(check, g),
+        Command::Book { command } => cli::book::run(command, g, &position),
     }
 }
 

@@ -53,27 +53,33 @@ impl ProofSource<'_> {
             .iter()
             .map(|s| parse(s, self.1))
             .collect::<Result<_, _>>()?;
-        let mut attacker: Vec<Point> = moves.iter().step_by(2).copied().collect();
-        if moves.len() % 2 == 1 {
-            let mut played = 0;
-            for &m in &moves[..moves.len() - 1] {
-                if !board.is_empty(m) {
-                    break;
-                }
-                board.play_unchecked(m);
-                played += 1;
-            }
-            let last = moves[moves.len() - 1];
-            let who = board.to_move();
-            if played == moves.len() - 1 && board.is_empty(last) && board.makes_five(last, who) {
-                attacker.pop();
-            }
-            for _ in 0..played {
-                board.undo();
-            }
-        }
-        Ok(attacker)
+        Ok(stored_line(&moves, board))
     }
+}
+
+/// A line of moves (attacker and defender alternating, the side to move on `board` first) as
+/// stored: the attacker's moves, without the final five.
+fn stored_line(moves: &[Point], board: &mut Board) -> Vec<Point> {
+    let mut attacker: Vec<Point> = moves.iter().step_by(2).copied().collect();
+    if moves.len() % 2 == 1 {
+        let mut played = 0;
+        for &m in &moves[..moves.len() - 1] {
+            if !board.is_empty(m) {
+                break;
+            }
+            board.play_unchecked(m);
+            played += 1;
+        }
+        let last = moves[moves.len() - 1];
+        let who = board.to_move();
+        if played == moves.len() - 1 && board.is_empty(last) && board.makes_five(last, who) {
+            attacker.pop();
+        }
+        for _ in 0..played {
+            board.undo();
+        }
+    }
+    attacker
 }
 
 impl Source for ProofSource<'_> {
@@ -158,6 +164,55 @@ impl Source for DbSource<'_> {
     }
 }
 
+/// A position proved from its children, which the database already holds: the
+/// [`Combined`] step at the top, every child looked up rather than read.
+struct CombinedSource(Combined);
+
+/// How a position follows from children the database already holds, for
+/// [`Builder::add_combined`]; moves in the orientation of the board given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Combined {
+    /// The side to move wins by this move.
+    Move(Point),
+    /// The side to move loses: every listed reply is stored as lost for it, and with a
+    /// certificate (the winner's line were the side to move to pass: the winner's and the
+    /// forced replies alternating, ending in its five) every other reply loses to that line.
+    Replies {
+        /// The winner's line after a pass, or `None` when the replies are every legal one.
+        certificate: Option<Vec<Point>>,
+        /// The replies, each stored.
+        replies: Vec<Point>,
+    },
+}
+
+impl Source for CombinedSource {
+    type Id = bool;
+
+    fn step(&self, top: bool, board: &mut Board) -> Result<Step<bool>, DbError> {
+        if !top {
+            return Err(DbError::Proof(format!(
+                "the position after `{}` is not in the database",
+                crate::notation::format_moves(board)
+            )));
+        }
+        Ok(match &self.0 {
+            Combined::Move(p) => Step::Move(*p, false),
+            Combined::Replies {
+                certificate,
+                replies,
+            } => {
+                let certificate = certificate.as_ref().map(|line| {
+                    board.set_to_move(board.to_move().opponent());
+                    let stored = stored_line(line, board);
+                    board.set_to_move(board.to_move().opponent());
+                    stored
+                });
+                Step::Replies(certificate, replies.iter().map(|&r| (r, false)).collect())
+            }
+        })
+    }
+}
+
 /// A database being extended.
 pub struct Builder {
     db: Database,
@@ -238,6 +293,41 @@ impl Builder {
             proof.attacker,
             size_of,
         )
+    }
+
+    /// Adds `board`'s position as a root won by `winner`, by a [`Combined`] step whose
+    /// children the database already holds (a book proves positions this way, from the top
+    /// down to positions `solve` proved).
+    ///
+    /// # Errors
+    /// [`DbError::Proof`] if a child is not stored or a move is on a stone,
+    /// [`DbError::Contradiction`] if a stored position has the opposite result.
+    pub fn add_combined(
+        &mut self,
+        board: &Board,
+        winner: Color,
+        step: Combined,
+    ) -> Result<Added, DbError> {
+        self.check_rules(board.rules(), board.size(), "position")?;
+        self.add_root(
+            &CombinedSource(step),
+            true,
+            board.clone(),
+            Symmetry::Identity,
+            winner,
+            usize::MAX,
+        )
+    }
+
+    /// The side a stored position (a root, or any position inside a stored proof, in any
+    /// symmetric form) is proved won for.
+    #[must_use]
+    pub fn stored_winner(&self, board: &Board) -> Option<Color> {
+        let &(n, _) = self.index.get(&board.canonical().key)?;
+        match self.db.nodes[n as usize].winner(board.to_move()) {
+            Some(w) => Some(w),
+            None => board.fives().first().map(|f| f.color),
+        }
     }
 
     /// Adds every root of another database.

@@ -1,0 +1,1157 @@
+//! Opening books: a proof tree grown best-first over named root positions, with `solve` as the
+//! evaluator at its frontier, and every result stored in a solution database.
+//!
+//! The book is a tree per root. Its leaves are positions not searched yet, or searched without
+//! a result; its settled nodes are positions proved won for one side (the database holds the
+//! proof) or, on a full board, drawn. Each round picks the most-proving leaves, as proof-number
+//! search does at its top: from a root, the child with the smallest proof number where the
+//! root's attacker is to move, the smallest disproof number where the defender is. A leaf first
+//! is looked up in the database, then gets a `solve` within the per-position budget. A proof goes
+//! into the database; a leaf searched without a result is expanded one ply:
+//!
+//! - the side to move's replies are complete where it matters: if the other side has a VCF
+//!   were the side to move to pass, that VCF is the node's *certificate* and only the replies
+//!   that break it become children (every other reply loses to the same line, which the
+//!   checker replays); otherwise every legal move is a child;
+//! - the attacker's own moves are ordered by a heuristic (fours, threes, blocks of the
+//!   defender's threes, then nearness) and opened a batch at a time (`width`): the next batch
+//!   only when every opened one has failed. A node is disproved only when every legal move
+//!   has been.
+//!
+//! When a node's children settle it, the node itself is added to the database as a
+//! [`Combined`] step over the children stored there (the winning move, or the replies with the
+//! certificate), so the database holds a proof of every settled book position that `check`
+//! verifies from the rules alone; the book's own tree is only a search aid. Nothing in the book
+//! is trusted: a node is won only through a proof in the database.
+//!
+//! The book is kept in a journal beside the database (`BOOK.journal`, see [`Book::encode`]),
+//! rewritten atomically after the database, so a builder killed at any moment resumes from its
+//! last checkpoint: a position proved after it is found again in the database.
+
+pub mod openings;
+pub mod unit;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::db::{Builder, Combined, Database, DbError, Index};
+use crate::rules::{Board, Color, Point, Rules, Size};
+use crate::solve::{SolveOptions, Verdict, solve};
+use crate::threat::{Limits, Outcome, VcfOptions, breaking_replies, vcf};
+
+/// The first 8 bytes of every book journal.
+pub const MAGIC: [u8; 8] = *b"RENJU-BK";
+/// The journal format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// The parent of a root node.
+const NO_PARENT: u32 = u32::MAX;
+/// An infinite proof or disproof number.
+const INF: u64 = u64::MAX / 4;
+/// The numbers of a leaf being searched this round, so that the next pick goes elsewhere.
+const BUSY: u64 = 1 << 40;
+/// Node budget of the VCF that looks for a node's certificate.
+const CERTIFICATE_NODES: u64 = 200_000;
+/// A leaf tried again gets its budget doubled, up to this many times.
+const MAX_DOUBLINGS: u32 = 12;
+
+/// What went wrong in a book.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The journal does not decode.
+    #[error("the book journal is damaged: {0}")]
+    Damaged(String),
+    /// The journal is of another version.
+    #[error("the book journal is version {0}; this build reads version {VERSION}")]
+    Version(u32),
+    /// A root or position that cannot be played out.
+    #[error("{0}")]
+    Position(String),
+    /// The database refused a proof.
+    #[error("the database: {0}")]
+    Db(#[from] DbError),
+}
+
+/// Where a book position stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Not searched yet.
+    Open,
+    /// Handed to a work unit by `book plan`; settled from the database once the parts are
+    /// merged, or else counted as tried.
+    Planned,
+    /// Searched without a result: expanded, or (at the ply limit) waiting to be searched
+    /// again with a larger budget.
+    Tried,
+    /// Proved won for this side: the database holds the proof.
+    Won(Color),
+    /// A full board: drawn (not in the database, which holds wins only).
+    Draw,
+}
+
+impl Status {
+    /// Whether the position's value is known.
+    #[must_use]
+    pub fn settled(self) -> bool {
+        matches!(self, Status::Won(_) | Status::Draw)
+    }
+}
+
+/// The line that limits a node's children: the winner's VCF were the side to move to pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// The side whose VCF it is.
+    pub winner: Color,
+    /// Its moves and the forced replies, alternating, ending in the five.
+    pub line: Vec<Point>,
+}
+
+/// A position of the book.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BookNode {
+    /// The parent's index, or none for a root.
+    pub parent: u32,
+    /// The root this node is under.
+    pub root: u32,
+    /// Moves from the root.
+    pub ply: u32,
+    /// The move from the parent (none for a root).
+    pub play: Option<Point>,
+    /// Where it stands.
+    pub status: Status,
+    /// Searches without a result.
+    pub attempts: u32,
+    /// The children, in the order they were opened.
+    pub children: Vec<u32>,
+    /// Whether the node has been expanded.
+    pub expanded: bool,
+    /// Moves of the side to move not opened yet (the attacker's, a batch at a time).
+    pub unopened: u32,
+    /// The certificate that limits the children, if any.
+    pub certificate: Option<Certificate>,
+    #[serde(skip)]
+    pn: u64,
+    #[serde(skip)]
+    dn: u64,
+    #[serde(skip)]
+    busy: bool,
+}
+
+impl BookNode {
+    fn new(parent: u32, root: u32, ply: u32, play: Option<Point>) -> BookNode {
+        BookNode {
+            parent,
+            root,
+            ply,
+            play,
+            status: Status::Open,
+            attempts: 0,
+            children: Vec::new(),
+            expanded: false,
+            unopened: 0,
+            certificate: None,
+            pn: 1,
+            dn: 1,
+            busy: false,
+        }
+    }
+}
+
+/// A root position of the book.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BookRoot {
+    /// Its name: an opening's code and name, or the position as given.
+    pub name: String,
+    /// The moves that reach it, when known (an opening, a move list); empty for a diagram.
+    pub moves: Vec<Point>,
+    /// Black's stones.
+    pub black: Vec<Point>,
+    /// White's stones.
+    pub white: Vec<Point>,
+    /// The side to move.
+    pub to_move: Color,
+    /// The side the book tries to prove a win for.
+    pub attacker: Color,
+    /// Its node.
+    pub node: u32,
+}
+
+/// How the book grows; kept in the journal, and changed by the flags of a later run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Settings {
+    /// Leaves at this many moves from their root are not expanded, only searched again with
+    /// a doubled budget.
+    pub max_ply: Option<u32>,
+    /// The attacker's moves opened at a time.
+    pub width: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            max_ply: None,
+            width: 10,
+        }
+    }
+}
+
+/// The book at one checkpoint, for plotting its growth.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sample {
+    /// Seconds of building so far, over every run.
+    pub seconds: f64,
+    /// Roots.
+    pub roots: usize,
+    /// Roots proved won for their attacker.
+    pub proved: usize,
+    /// Roots proved lost or drawn for their attacker.
+    pub disproved: usize,
+    /// Unsettled leaves.
+    pub frontier: usize,
+    /// Book positions.
+    pub positions: usize,
+    /// Leaf searches so far.
+    pub searches: u64,
+    /// Solver nodes so far.
+    pub nodes: u64,
+}
+
+/// Running totals over every run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Totals {
+    /// Seconds spent building.
+    pub seconds: f64,
+    /// Leaf searches.
+    pub searches: u64,
+    /// Solver nodes.
+    pub nodes: u64,
+}
+
+/// An opening book: roots, the tree grown under them, and its history.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Book {
+    /// The rule set and win length.
+    pub rules: Rules,
+    /// The board size.
+    pub size: Size,
+    /// How it grows.
+    pub settings: Settings,
+    /// The roots.
+    pub roots: Vec<BookRoot>,
+    /// The positions.
+    pub nodes: Vec<BookNode>,
+    /// One sample per checkpoint.
+    pub history: Vec<Sample>,
+    /// Totals.
+    pub totals: Totals,
+}
+
+/// How one round searches its leaves.
+#[derive(Clone, Debug, Default)]
+pub struct RoundOptions {
+    /// Time per leaf search, in seconds (doubled for each earlier attempt).
+    pub position_time: Option<f64>,
+    /// Node budget per leaf search (doubled likewise).
+    pub position_nodes: Option<u64>,
+    /// The table bound of each leaf search, in MiB.
+    pub memory_mb: Option<u64>,
+    /// Leaves searched at once.
+    pub threads: usize,
+    /// The end of the whole run: a leaf search cut short by it is not counted.
+    pub deadline: Option<Instant>,
+    /// Raised to stop (Ctrl-C): a leaf search cut short by it is not counted.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What a round did.
+#[derive(Clone, Debug, Default)]
+pub struct Round {
+    /// Leaves searched by `solve`.
+    pub searched: usize,
+    /// Leaves found in the database.
+    pub looked_up: usize,
+    /// Leaves settled.
+    pub settled: usize,
+    /// Solver nodes.
+    pub nodes: u64,
+}
+
+/// A leaf to search, and what came of it.
+struct Job {
+    node: u32,
+    attempts: u32,
+    board: Board,
+    result: Option<crate::solve::Solution>,
+    cut_short: bool,
+}
+
+pub(crate) fn points_of(board: &Board, color: Color) -> Vec<Point> {
+    let mut v: Vec<Point> = board
+        .stones()
+        .filter(|&(_, c)| c == color)
+        .map(|(p, _)| p)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+impl Book {
+    /// An empty book.
+    #[must_use]
+    pub fn new(rules: Rules, size: Size) -> Book {
+        Book {
+            rules,
+            size,
+            settings: Settings::default(),
+            roots: Vec::new(),
+            nodes: Vec::new(),
+            history: Vec::new(),
+            totals: Totals::default(),
+        }
+    }
+
+    /// Adds a root, unless the book has it already (in any symmetric form); returns whether
+    /// it was added.
+    ///
+    /// # Errors
+    /// [`BookError::Position`] for a position of other rules or size, or with a five.
+    pub fn add_root(
+        &mut self,
+        name: &str,
+        board: &Board,
+        attacker: Color,
+    ) -> Result<bool, BookError> {
+        if board.rules() != self.rules || board.size() != self.size {
+            return Err(BookError::Position(format!(
+                "root `{name}` is for {} on {}, the book for {} on {}",
+                board.rules(),
+                board.size(),
+                self.rules,
+                self.size
+            )));
+        }
+        if !board.fives().is_empty() {
+            return Err(BookError::Position(format!(
+                "root `{name}` already has a five on the board"
+            )));
+        }
+        let key = board.canonical().key;
+        for root in &self.roots {
+            if self.root_board(root)?.canonical().key == key {
+                return Ok(false);
+            }
+        }
+        let node = self.nodes.len() as u32;
+        let index = self.roots.len() as u32;
+        self.nodes.push(BookNode::new(NO_PARENT, index, 0, None));
+        self.roots.push(BookRoot {
+            name: name.to_string(),
+            moves: board.moves().to_vec(),
+            black: points_of(board, Color::Black),
+            white: points_of(board, Color::White),
+            to_move: board.to_move(),
+            attacker,
+            node,
+        });
+        Ok(true)
+    }
+
+    /// A root's position (played in order when its moves are known).
+    ///
+    /// # Errors
+    /// [`BookError::Position`] if the stones do not fit the board.
+    pub fn root_board(&self, root: &BookRoot) -> Result<Board, BookError> {
+        let mut board = Board::new(self.size, self.rules);
+        let bad = |e: crate::rules::PlayError| {
+            BookError::Position(format!("root `{}` cannot be set up: {e}", root.name))
+        };
+        if root.moves.is_empty() {
+            for (stones, color) in [(&root.black, Color::Black), (&root.white, Color::White)] {
+                for &p in stones {
+                    board.put(p, color).map_err(bad)?;
+                }
+            }
+        } else {
+            for &p in &root.moves {
+                board.put(p, board.to_move()).map_err(bad)?;
+            }
+        }
+        board.set_to_move(root.to_move);
+        Ok(board)
+    }
+
+    /// The moves from the root to `node`.
+    #[must_use]
+    pub fn path(&self, mut node: u32) -> Vec<Point> {
+        let mut moves = Vec::new();
+        while let Some(n) = self.nodes.get(node as usize) {
+            match n.play {
+                Some(p) => moves.push(p),
+                None => break,
+            }
+            node = n.parent;
+        }
+        moves.reverse();
+        moves
+    }
+
+    /// The position at `node`.
+    ///
+    /// # Errors
+    /// [`BookError::Position`] for a damaged journal whose moves do not play out.
+    pub fn board(&self, node: u32) -> Result<Board, BookError> {
+        let root = &self.roots[self.nodes[node as usize].root as usize];
+        let mut board = self.root_board(root)?;
+        for p in self.path(node) {
+            if !board.is_empty(p) {
+                return Err(BookError::Damaged(format!(
+                    "position {node} plays {p} on a stone"
+                )));
+            }
+            board.play_unchecked(p);
+        }
+        Ok(board)
+    }
+
+    fn attacker(&self, node: u32) -> Color {
+        self.roots[self.nodes[node as usize].root as usize].attacker
+    }
+
+    fn to_move(&self, node: u32) -> Color {
+        let n = &self.nodes[node as usize];
+        let root = &self.roots[n.root as usize];
+        if n.ply.is_multiple_of(2) {
+            root.to_move
+        } else {
+            root.to_move.opponent()
+        }
+    }
+
+    /// Whether the root's attacker is to move at `node` (an OR node of the proof).
+    fn attacker_to_move(&self, node: u32) -> bool {
+        self.to_move(node) == self.attacker(node)
+    }
+
+    /// The journal's bytes: [`MAGIC`], the version (u32, little-endian), a CRC-32 of the
+    /// body, then the book as one bincode value (standard configuration).
+    ///
+    /// # Panics
+    /// Never: every field serialises.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let body = bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a book serialises");
+        let mut bytes = Vec::with_capacity(body.len() + 16);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes
+    }
+
+    /// Reads a journal written by [`Book::encode`], and sets up the search numbers.
+    ///
+    /// # Errors
+    /// [`BookError::Damaged`] or [`BookError::Version`].
+    pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
+        if bytes.len() < 16 || bytes[..8] != MAGIC {
+            return Err(BookError::Damaged(
+                "it does not start like a book journal".to_string(),
+            ));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(BookError::Version(version));
+        }
+        let crc = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
+        let body = &bytes[16..];
+        if crc32fast::hash(body) != crc {
+            return Err(BookError::Damaged(
+                "its checksum does not match (a truncated or changed file)".to_string(),
+            ));
+        }
+        let (mut book, used): (Book, usize) =
+            bincode::serde::decode_from_slice(body, bincode::config::standard())
+                .map_err(|e| BookError::Damaged(e.to_string()))?;
+        if used != body.len() {
+            return Err(BookError::Damaged("bytes after the book".to_string()));
+        }
+        book.validate()?;
+        book.recompute();
+        Ok(book)
+    }
+
+    /// Checks the references of a decoded book, so that no later step can index out of range.
+    fn validate(&self) -> Result<(), BookError> {
+        let n = self.nodes.len() as u32;
+        let bad = |what: String| Err(BookError::Damaged(what));
+        for (i, root) in self.roots.iter().enumerate() {
+            if root.node >= n || self.nodes[root.node as usize].root != i as u32 {
+                return bad(format!("root {i} names no node of its own"));
+            }
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.root as usize >= self.roots.len() {
+                return bad(format!("position {i} is under no root"));
+            }
+            if node.parent != NO_PARENT && node.parent >= i as u32 {
+                return bad(format!("position {i} has a later parent"));
+            }
+            if node.children.iter().any(|&c| c <= i as u32 || c >= n) {
+                return bad(format!("position {i} has a child out of order"));
+            }
+            if node.play.is_some_and(|p| !self.size.contains(p)) {
+                return bad(format!("position {i} plays off the board"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets every node's proof and disproof numbers from its status and children (children
+    /// come after their parents, so one backward pass does it).
+    fn recompute(&mut self) {
+        for i in (0..self.nodes.len()).rev() {
+            self.numbers(i as u32);
+        }
+    }
+
+    /// Sets `node`'s numbers from its status or children, from its attacker's view.
+    fn numbers(&mut self, node: u32) {
+        let attacker = self.attacker(node);
+        let or = self.attacker_to_move(node);
+        let n = &self.nodes[node as usize];
+        let (pn, dn) = match n.status {
+            Status::Won(w) if w == attacker => (0, INF),
+            Status::Won(_) | Status::Draw => (INF, 0),
+            _ if n.busy || n.status == Status::Planned => (BUSY, BUSY),
+            _ if n.children.is_empty() => {
+                let x = 1u64 << n.attempts.min(MAX_DOUBLINGS);
+                (x, x)
+            }
+            _ => {
+                let kids = n.children.iter().map(|&c| {
+                    let c = &self.nodes[c as usize];
+                    (c.pn, c.dn)
+                });
+                let (mut pn, mut dn) = if or { (INF, 0) } else { (0, INF) };
+                for (cp, cd) in kids {
+                    if or {
+                        pn = pn.min(cp);
+                        dn = dn.saturating_add(cd).min(INF);
+                    } else {
+                        pn = pn.saturating_add(cp).min(INF);
+                        dn = dn.min(cd);
+                    }
+                }
+                // Each move not opened yet counts as one more to disprove.
+                if or {
+                    dn = dn.saturating_add(u64::from(n.unopened)).min(INF);
+                }
+                (pn, dn)
+            }
+        };
+        let n = &mut self.nodes[node as usize];
+        n.pn = pn;
+        n.dn = dn;
+    }
+
+    /// Unsettled roots.
+    fn open_roots(&self) -> Vec<u32> {
+        self.roots
+            .iter()
+            .map(|r| r.node)
+            .filter(|&n| !self.nodes[n as usize].status.settled())
+            .collect()
+    }
+
+    /// Whether every root is settled.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.open_roots().is_empty()
+    }
+
+    /// The most-proving leaf under `node` not being searched, if the descent finds one.
+    fn most_proving(&self, mut node: u32) -> Option<u32> {
+        loop {
+            let n = &self.nodes[node as usize];
+            if n.status.settled() || n.busy || n.status == Status::Planned {
+                return None;
+            }
+            if n.children.is_empty() {
+                return Some(node);
+            }
+            let or = self.attacker_to_move(node);
+            node = n
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| !self.nodes[c as usize].status.settled())
+                .min_by_key(|&c| {
+                    let c = &self.nodes[c as usize];
+                    if or { (c.pn, c.dn) } else { (c.dn, c.pn) }
+                })?;
+        }
+    }
+
+    /// Marks a leaf as being searched, and updates the numbers above it.
+    fn set_busy(&mut self, node: u32, busy: bool) {
+        self.nodes[node as usize].busy = busy;
+        self.refresh_path(node);
+    }
+
+    fn refresh_path(&mut self, mut node: u32) {
+        loop {
+            self.numbers(node);
+            let parent = self.nodes[node as usize].parent;
+            if parent == NO_PARENT {
+                break;
+            }
+            node = parent;
+        }
+    }
+
+    /// Picks up to `count` most-proving leaves, taking the unsettled roots in turn, and
+    /// marks them busy.
+    fn pick(&mut self, count: usize) -> Vec<u32> {
+        let roots = self.open_roots();
+        let mut picked = Vec::new();
+        let mut dry = 0;
+        let mut turn = 0;
+        while picked.len() < count && !roots.is_empty() && dry < roots.len() {
+            let root = roots[turn % roots.len()];
+            turn += 1;
+            match self.most_proving(root) {
+                Some(leaf) => {
+                    self.set_busy(leaf, true);
+                    picked.push(leaf);
+                    dry = 0;
+                }
+                None => dry += 1,
+            }
+        }
+        picked
+    }
+
+    /// One round: picks up to `options.threads` leaves, searches them at once on `pool`,
+    /// and folds the results into the book and the database.
+    ///
+    /// # Errors
+    /// A proof the database refuses (a contradiction is a bug somewhere), or a damaged
+    /// journal.
+    pub fn round(
+        &mut self,
+        db: &mut Builder,
+        options: &RoundOptions,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Round, BookError> {
+        let leaves = self.pick(options.threads.max(1));
+        let mut round = Round::default();
+        let mut jobs = Vec::new();
+        for &leaf in &leaves {
+            let board = self.board(leaf)?;
+            if let Some(w) = db.stored_winner(&board) {
+                round.looked_up += 1;
+                self.nodes[leaf as usize].status = Status::Won(w);
+            } else {
+                jobs.push(Job {
+                    node: leaf,
+                    attempts: self.nodes[leaf as usize].attempts,
+                    board,
+                    result: None,
+                    cut_short: false,
+                });
+            }
+        }
+        pool.install(|| {
+            jobs.par_iter_mut().for_each(|job| {
+                let (solution, cut_short) = search(&job.board, job.attempts, options);
+                job.result = Some(solution);
+                job.cut_short = cut_short;
+            });
+        });
+        for job in jobs {
+            let solution = job.result.expect("every job ran");
+            round.searched += 1;
+            round.nodes += solution.nodes;
+            self.totals.searches += 1;
+            self.totals.nodes += solution.nodes;
+            let leaf = job.node;
+            let to_move = job.board.to_move();
+            match (solution.verdict, &solution.proof) {
+                (Verdict::Win | Verdict::Loss, Some(proof)) => {
+                    db.add_proof(proof)?;
+                    let winner = if solution.verdict == Verdict::Win {
+                        to_move
+                    } else {
+                        to_move.opponent()
+                    };
+                    self.nodes[leaf as usize].status = Status::Won(winner);
+                }
+                _ if job.cut_short => {}
+                _ => self.tried(leaf, &job.board, db)?,
+            }
+        }
+        for &leaf in &leaves {
+            self.nodes[leaf as usize].busy = false;
+            if self.nodes[leaf as usize].status.settled() {
+                round.settled += 1;
+            }
+            self.settle_upwards(leaf, db)?;
+        }
+        Ok(round)
+    }
+
+    /// A leaf searched without a result: counted, and expanded below the ply limit.
+    fn tried(&mut self, leaf: u32, board: &Board, db: &mut Builder) -> Result<(), BookError> {
+        let max_ply = self.settings.max_ply;
+        let n = &mut self.nodes[leaf as usize];
+        n.status = Status::Tried;
+        n.attempts += 1;
+        if max_ply.is_none_or(|m| n.ply < m) && !n.expanded {
+            self.expand(leaf, board, db)?;
+        }
+        Ok(())
+    }
+
+    /// Opens `leaf`'s children: the replies that break the other side's certificate, or
+    /// every legal move (the attacker's a batch at a time).
+    fn expand(&mut self, leaf: u32, board: &Board, db: &mut Builder) -> Result<(), BookError> {
+        let side = board.to_move();
+        let other = side.opponent();
+        let certificate = certificate(board, other);
+        let mut moves = ordered_moves(board, side);
+        if let Some(line) = &certificate {
+            let mut scratch = board.clone();
+            let breaking: HashSet<Point> = breaking_replies(&mut scratch, other, line)
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect();
+            moves.retain(|p| breaking.contains(p));
+        }
+        let opened = if certificate.is_none() && side == self.attacker(leaf) {
+            moves.len().min(self.settings.width.max(1) as usize)
+        } else {
+            moves.len()
+        };
+        let n = &mut self.nodes[leaf as usize];
+        n.expanded = true;
+        n.unopened = (moves.len() - opened) as u32;
+        n.certificate = certificate.map(|line| Certificate {
+            winner: other,
+            line: line.moves,
+        });
+        self.open(leaf, &moves[..opened]);
+        if moves.is_empty() {
+            // Nothing to reply: the certificate wins against everything, or there is no legal
+            // move (a full board is a draw; Black with only forbidden points loses).
+            self.settle_node(leaf, board, db)?;
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, parent: u32, moves: &[Point]) {
+        let (root, ply) = {
+            let p = &self.nodes[parent as usize];
+            (p.root, p.ply + 1)
+        };
+        for &m in moves {
+            let id = self.nodes.len() as u32;
+            self.nodes.push(BookNode::new(parent, root, ply, Some(m)));
+            self.nodes[parent as usize].children.push(id);
+        }
+    }
+
+    /// Settles `node` from its children if they decide it (adding it to the database), or
+    /// opens the attacker's next batch when every opened move failed; then its numbers, and
+    /// the same for every node above it.
+    fn settle_upwards(&mut self, mut node: u32, db: &mut Builder) -> Result<(), BookError> {
+        loop {
+            let n = &self.nodes[node as usize];
+            if !n.status.settled() && n.expanded {
+                let board = self.board(node)?;
+                self.settle_node(node, &board, db)?;
+            }
+            self.numbers(node);
+            let parent = self.nodes[node as usize].parent;
+            if parent == NO_PARENT {
+                return Ok(());
+            }
+            node = parent;
+        }
+    }
+
+    /// Settles an expanded node whose children decide it.
+    fn settle_node(&mut self, node: u32, board: &Board, db: &mut Builder) -> Result<(), BookError> {
+        let side = board.to_move();
+        let other = side.opponent();
+        let children: Vec<(Point, Status)> = self.nodes[node as usize]
+            .children
+            .iter()
+            .map(|&c| {
+                let c = &self.nodes[c as usize];
+                (c.play.expect("a child has a move"), c.status)
+            })
+            .collect();
+        if let Some(&(play, _)) = children.iter().find(|(_, s)| *s == Status::Won(side)) {
+            db.add_combined(board, side, Combined::Move(play))?;
+            self.nodes[node as usize].status = Status::Won(side);
+            return Ok(());
+        }
+        if !children.iter().all(|(_, s)| s.settled()) {
+            return Ok(());
+        }
+        if self.nodes[node as usize].unopened > 0 {
+            // Every opened move failed: open the next batch.
+            let opened: HashSet<Point> = children.iter().map(|&(p, _)| p).collect();
+            let width = self.settings.width.max(1) as usize;
+            let next: Vec<Point> = ordered_moves(board, side)
+                .into_iter()
+                .filter(|p| !opened.contains(p))
+                .take(width)
+                .collect();
+            let n = &mut self.nodes[node as usize];
+            if !next.is_empty() {
+                n.unopened = n.unopened.saturating_sub(next.len() as u32);
+                let first = self.nodes.len() as u32;
+                self.open(node, &next);
+                for c in first..self.nodes.len() as u32 {
+                    self.numbers(c);
+                }
+                return Ok(());
+            }
+            n.unopened = 0;
+        }
+        let all_lost = children.iter().all(|(_, s)| *s == Status::Won(other));
+        let full = children.is_empty() && board.is_full();
+        if all_lost && !full {
+            let certificate = self.nodes[node as usize]
+                .certificate
+                .as_ref()
+                .filter(|c| c.winner == other)
+                .map(|c| c.line.clone());
+            let replies = children.iter().map(|&(p, _)| p).collect();
+            db.add_combined(
+                board,
+                other,
+                Combined::Replies {
+                    certificate,
+                    replies,
+                },
+            )?;
+            self.nodes[node as usize].status = Status::Won(other);
+        } else {
+            self.nodes[node as usize].status = Status::Draw;
+        }
+        Ok(())
+    }
+
+    /// Every unsettled leaf that has been handed to a work unit is settled from the database
+    /// (after the parts were merged into it), or else counted as tried.
+    ///
+    /// # Errors
+    /// As [`Book::round`].
+    pub fn reconcile(&mut self, db: &mut Builder) -> Result<usize, BookError> {
+        let planned: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&n| self.nodes[n as usize].status == Status::Planned)
+            .collect();
+        for &leaf in &planned {
+            let board = self.board(leaf)?;
+            match db.stored_winner(&board) {
+                Some(w) => self.nodes[leaf as usize].status = Status::Won(w),
+                None => self.tried(leaf, &board, db)?,
+            }
+        }
+        for &leaf in &planned {
+            self.settle_upwards(leaf, db)?;
+        }
+        Ok(planned.len())
+    }
+
+    /// Picks up to `count` most-proving leaves for work units and marks them planned; the
+    /// next [`Book::reconcile`] settles them from the database.
+    ///
+    /// # Errors
+    /// [`BookError::Position`] for a damaged journal.
+    pub fn plan(&mut self, count: usize) -> Result<Vec<(u32, Board)>, BookError> {
+        let leaves = self.pick(count);
+        let mut planned = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            let n = &mut self.nodes[leaf as usize];
+            n.busy = false;
+            n.status = Status::Planned;
+            planned.push((leaf, self.board(leaf)?));
+        }
+        self.recompute();
+        Ok(planned)
+    }
+
+    /// Unsettled leaves under `node`, not counting those under settled positions.
+    #[must_use]
+    pub fn frontier(&self, node: u32) -> usize {
+        let mut count = 0;
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let x = &self.nodes[n as usize];
+            if x.status.settled() {
+                continue;
+            }
+            if x.children.is_empty() {
+                count += 1;
+            }
+            stack.extend(&x.children);
+        }
+        count
+    }
+
+    /// The longest line of unsettled positions from `node`.
+    #[must_use]
+    pub fn deepest_unsettled(&self, node: u32) -> Vec<Point> {
+        // Children come after their parents: one backward pass finds each node's depth.
+        let mut best: Vec<(u32, u32)> = vec![(0, NO_PARENT); self.nodes.len()];
+        for i in (node as usize..self.nodes.len()).rev() {
+            let x = &self.nodes[i];
+            if x.status.settled() {
+                continue;
+            }
+            let deepest = x
+                .children
+                .iter()
+                .filter(|&&c| !self.nodes[c as usize].status.settled())
+                .map(|&c| (best[c as usize].0 + 1, c))
+                .max_by_key(|&(d, c)| (d, std::cmp::Reverse(c)));
+            best[i] = deepest.unwrap_or((0, NO_PARENT));
+        }
+        let mut line = Vec::new();
+        let mut at = node;
+        if self.nodes[at as usize].status.settled() {
+            return line;
+        }
+        while best[at as usize].1 != NO_PARENT {
+            at = best[at as usize].1;
+            line.extend(self.nodes[at as usize].play);
+        }
+        line
+    }
+
+    /// The book's figures now, as a history sample.
+    #[must_use]
+    pub fn sample(&self) -> Sample {
+        let mut proved = 0;
+        let mut disproved = 0;
+        for r in &self.roots {
+            match self.nodes[r.node as usize].status {
+                Status::Won(w) if w == r.attacker => proved += 1,
+                Status::Won(_) | Status::Draw => disproved += 1,
+                _ => {}
+            }
+        }
+        Sample {
+            seconds: self.totals.seconds,
+            roots: self.roots.len(),
+            proved,
+            disproved,
+            frontier: self.roots.iter().map(|r| self.frontier(r.node)).sum(),
+            positions: self.nodes.len(),
+            searches: self.totals.searches,
+            nodes: self.totals.nodes,
+        }
+    }
+
+    /// The unsettled roots' proof numbers added up: at the least, how many more leaves must
+    /// be proved, were every search to succeed.
+    #[must_use]
+    pub fn work_left(&self) -> u64 {
+        self.open_roots()
+            .iter()
+            .map(|&r| self.nodes[r as usize].pn.min(BUSY))
+            .sum()
+    }
+
+    /// Where each root stands, with the database's proof figures.
+    #[must_use]
+    pub fn report(&self, db: &Database) -> Vec<RootReport> {
+        let index = Index::build(db);
+        let depths = db.depths();
+        self.roots
+            .iter()
+            .map(|r| {
+                let n = &self.nodes[r.node as usize];
+                let stored = self
+                    .root_board(r)
+                    .ok()
+                    .and_then(|b| index.get(&b))
+                    .map(|(node, _)| node);
+                let result = match n.status {
+                    Status::Won(w) if w == r.attacker => "proved",
+                    Status::Won(_) => "disproved",
+                    Status::Draw => "draw",
+                    _ => "unknown",
+                };
+                let names = |ps: &[Point]| ps.iter().map(ToString::to_string).collect();
+                let positions = {
+                    let mut count = 0;
+                    let mut stack = vec![r.node];
+                    while let Some(x) = stack.pop() {
+                        count += 1;
+                        stack.extend(&self.nodes[x as usize].children);
+                    }
+                    count
+                };
+                RootReport {
+                    name: r.name.clone(),
+                    moves: names(&r.moves),
+                    attacker: r.attacker,
+                    to_move: r.to_move,
+                    result,
+                    winner: match n.status {
+                        Status::Won(w) => Some(w),
+                        _ => None,
+                    },
+                    proof_nodes: stored.map(|s| db.reachable(s)),
+                    proof_depth: stored.and_then(|s| depths.get(s as usize).copied()),
+                    positions,
+                    frontier: self.frontier(r.node),
+                    proof_number: (n.pn < BUSY).then_some(n.pn),
+                    disproof_number: (n.dn < BUSY).then_some(n.dn),
+                    deepest_unproved: names(&self.deepest_unsettled(r.node)),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One root's standing, for `book status` and `book build`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RootReport {
+    /// The root's name.
+    pub name: String,
+    /// The moves that reach it, when known.
+    pub moves: Vec<String>,
+    /// The side the book tries to prove a win for.
+    pub attacker: Color,
+    /// The side to move at the root.
+    pub to_move: Color,
+    /// `proved` (won for the attacker), `disproved` (won for the other side), `draw`, or
+    /// `unknown`.
+    pub result: &'static str,
+    /// The side proved to win, if any.
+    pub winner: Option<Color>,
+    /// Nodes of the root's proof in the database.
+    pub proof_nodes: Option<usize>,
+    /// The most attacker moves the stored proof needs to reach a five.
+    pub proof_depth: Option<u32>,
+    /// Book positions under the root, itself included.
+    pub positions: usize,
+    /// Unsettled leaves under it.
+    pub frontier: usize,
+    /// Its proof number (unsettled leaves that must at least be proved).
+    pub proof_number: Option<u64>,
+    /// Its disproof number.
+    pub disproof_number: Option<u64>,
+    /// The longest line of unsettled positions from it.
+    pub deepest_unproved: Vec<String>,
+}
+
+/// Searches a leaf within its budget (doubled for each earlier attempt); also says whether a
+/// result-less search was cut short by the run's end or a stop, rather than by its budget.
+pub(crate) fn search(
+    board: &Board,
+    attempts: u32,
+    options: &RoundOptions,
+) -> (crate::solve::Solution, bool) {
+    let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
+    let started = Instant::now();
+    let own = options
+        .position_time
+        .and_then(|t| std::time::Duration::try_from_secs_f64(t * factor as f64).ok())
+        .and_then(|d| started.checked_add(d));
+    let deadline = match (own, options.deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let limits = Limits {
+        deadline,
+        nodes: options.position_nodes.map(|n| n.saturating_mul(factor)),
+        stop: options.stop.clone(),
+    };
+    let solve_options = SolveOptions {
+        limits,
+        memory_mb: options.memory_mb,
+        full_width: false,
+        vct_nodes: None,
+        threads: Some(1),
+    };
+    let solution = solve(board, &solve_options, &mut |_| {});
+    let stopped = options
+        .stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed));
+    let run_over = options.deadline.is_some_and(|d| Instant::now() >= d)
+        && own.is_none_or(|o| options.deadline.is_some_and(|d| d < o));
+    (solution, stopped || run_over)
+}
+
+/// `color`'s VCF were the side to move to pass, within a fixed node budget: its moves and
+/// the forced replies, ending in the five.
+fn certificate(board: &Board, color: Color) -> Option<crate::threat::Line> {
+    let options = VcfOptions {
+        limits: Limits {
+            nodes: Some(CERTIFICATE_NODES),
+            ..Limits::default()
+        },
+        ..VcfOptions::default()
+    };
+    let mut passed = board.clone();
+    passed.set_to_move(color);
+    match vcf(&passed, color, &options).outcome {
+        Outcome::Win(line) => Some(line),
+        _ => None,
+    }
+}
+
+/// The legal moves of `side`, the most forcing first: fours, threes, blocks of the other
+/// side's threes, moves near the stones (by how many lines they build, for either side),
+/// then the rest.
+#[must_use]
+pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
+    let other = side.opponent();
+    let size = board.size();
+    let near = |p: Point| {
+        (-2i32..=2).any(|dx| {
+            (-2i32..=2).any(|dy| {
+                let (x, y) = (i32::from(p.x()) + dx, i32::from(p.y()) + dy);
+                x >= 0
+                    && y >= 0
+                    && x < i32::from(size.cols())
+                    && y < i32::from(size.rows())
+                    && !board.is_empty(Point::new(x as u8, y as u8))
+            })
+        })
+    };
+    let mut scored: Vec<(u32, u32, Point)> = board
+        .points()
+        .filter(|&p| board.is_legal_for(p, side))
+        .map(|p| {
+            let class = if board.four_at(p, side).count > 0 {
+                0
+            } else if board.threes_at(p, side) > 0 {
+                1
+            } else if board.threes_at(p, other) > 0 {
+                2
+            } else if near(p) {
+                3
+            } else {
+                4
+            };
+            let lines: u32 = board.potentials(p, side).iter().sum::<u32>()
+                + board.potentials(p, other).iter().sum::<u32>();
+            (class, u32::MAX - lines, p)
+        })
+        .collect();
+    scored.sort_unstable();
+    scored.into_iter().map(|(_, _, p)| p).collect()
+}

@@ -1,0 +1,216 @@
+//! Work units: a share of a book's frontier written by `book plan`, proved on another machine
+//! (a Slurm array task) by `book work`, whose partial database is merged back with `db merge`.
+//!
+//! A unit is one JSON object (format `renju-book-unit`, version 1): the rules, the per-position
+//! budget, and the positions, each as its stones and side to move, with the book position it
+//! stands for and how often it was searched before (its budget doubles with each attempt).
+
+use serde::{Deserialize, Serialize};
+
+use super::{RoundOptions, search};
+use crate::db::Builder;
+use crate::rules::{Board, Color, Point, Rule, Rules, Size};
+use crate::solve::Verdict;
+
+/// The format name in every unit file.
+pub const FORMAT: &str = "renju-book-unit";
+/// The unit format version.
+pub const VERSION: u32 = 1;
+
+/// A work unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// The rule set.
+    pub rule: String,
+    /// The win length.
+    pub k: u32,
+    /// The board size.
+    pub size: String,
+    /// Seconds per position (doubled for each earlier attempt).
+    pub position_time: Option<f64>,
+    /// Nodes per position (doubled likewise).
+    pub position_nodes: Option<u64>,
+    /// Table bound per position search, in MiB.
+    pub memory_mb: Option<u64>,
+    /// The positions.
+    pub positions: Vec<UnitPosition>,
+}
+
+/// One position of a unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitPosition {
+    /// The book position it stands for.
+    pub book_node: u32,
+    /// The moves that reach it from an empty board, when known; else empty.
+    pub moves: Vec<String>,
+    /// Black's stones.
+    pub black: Vec<String>,
+    /// White's stones.
+    pub white: Vec<String>,
+    /// The side to move.
+    pub to_move: Color,
+    /// Searches without a result before.
+    pub attempts: u32,
+}
+
+/// What `book work` found for one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkResult {
+    /// The book position.
+    pub book_node: u32,
+    /// `win` or `loss` for the side to move, or `unknown`.
+    pub result: &'static str,
+    /// Solver nodes.
+    pub nodes: u64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+impl Unit {
+    /// A unit for positions of a book with `rules` on `size`.
+    #[must_use]
+    pub fn new(rules: Rules, size: Size, options: &RoundOptions) -> Unit {
+        Unit {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            rule: rules.rule().to_string(),
+            k: u32::from(rules.k()),
+            size: size.to_string(),
+            position_time: options.position_time,
+            position_nodes: options.position_nodes,
+            memory_mb: options.memory_mb,
+            positions: Vec::new(),
+        }
+    }
+
+    /// Adds the position on `board`, book position `book_node`.
+    pub fn push(&mut self, book_node: u32, board: &Board, attempts: u32) {
+        let names = |ps: Vec<Point>| ps.iter().map(ToString::to_string).collect();
+        self.positions.push(UnitPosition {
+            book_node,
+            moves: names(board.moves().to_vec()),
+            black: names(super::points_of(board, Color::Black)),
+            white: names(super::points_of(board, Color::White)),
+            to_move: board.to_move(),
+            attempts,
+        });
+    }
+
+    /// The rule set and board size.
+    ///
+    /// # Errors
+    /// A message naming the field that does not parse.
+    pub fn rules(&self) -> Result<(Rules, Size), String> {
+        if self.format != FORMAT {
+            return Err(format!("not a work unit (format `{}`)", self.format));
+        }
+        if self.version != VERSION {
+            return Err(format!(
+                "work unit version {}; this build reads version {VERSION}",
+                self.version
+            ));
+        }
+        let rule: Rule = self
+            .rule
+            .parse()
+            .map_err(|_| format!("unknown rule `{}`", self.rule))?;
+        let k = rule.has_variable_k().then_some(self.k);
+        let rules = Rules::new(rule, k).map_err(|e| e.to_string())?;
+        let size: Size = self
+            .size
+            .parse()
+            .map_err(|_| format!("bad board size `{}`", self.size))?;
+        Ok((rules, size))
+    }
+
+    /// Every position as a board.
+    ///
+    /// # Errors
+    /// A message naming the position and its problem.
+    pub fn boards(&self) -> Result<Vec<Board>, String> {
+        let (rules, size) = self.rules()?;
+        self.positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let bad = |e: String| format!("position {}: {e}", i + 1);
+                let point = |s: &String| {
+                    crate::notation::parse_point(s, size).map_err(|e| bad(e.to_string()))
+                };
+                let mut board = Board::new(size, rules);
+                if p.moves.is_empty() {
+                    for (stones, color) in [(&p.black, Color::Black), (&p.white, Color::White)] {
+                        for s in stones {
+                            board
+                                .put(point(s)?, color)
+                                .map_err(|e| bad(e.to_string()))?;
+                        }
+                    }
+                } else {
+                    for s in &p.moves {
+                        board
+                            .put(point(s)?, board.to_move())
+                            .map_err(|e| bad(e.to_string()))?;
+                    }
+                }
+                board.set_to_move(p.to_move);
+                Ok(board)
+            })
+            .collect()
+    }
+
+    /// Searches every position on `pool` and adds each proof to `db`; the results come back
+    /// in the unit's order.
+    ///
+    /// # Errors
+    /// A position that does not set up, or a proof the database refuses.
+    pub fn work(
+        &self,
+        db: &mut Builder,
+        options: &RoundOptions,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Vec<WorkResult>, String> {
+        use rayon::prelude::*;
+        let boards = self.boards()?;
+        let options = RoundOptions {
+            position_time: self.position_time,
+            position_nodes: self.position_nodes,
+            memory_mb: self.memory_mb.or(options.memory_mb),
+            ..options.clone()
+        };
+        let solutions: Vec<_> = pool.install(|| {
+            boards
+                .par_iter()
+                .zip(&self.positions)
+                .map(|(board, p)| {
+                    let started = std::time::Instant::now();
+                    let (solution, _) = search(board, p.attempts, &options);
+                    (solution, started.elapsed().as_secs_f64())
+                })
+                .collect()
+        });
+        let mut results = Vec::with_capacity(solutions.len());
+        for ((solution, seconds), p) in solutions.into_iter().zip(&self.positions) {
+            if let Some(proof) = &solution.proof {
+                db.add_proof(proof)
+                    .map_err(|e| format!("position {}: {e}", p.book_node))?;
+            }
+            let result = match (solution.verdict, &solution.proof) {
+                (Verdict::Win, Some(_)) => "win",
+                (Verdict::Loss, Some(_)) => "loss",
+                _ => "unknown",
+            };
+            results.push(WorkResult {
+                book_node: p.book_node,
+                result,
+                nodes: solution.nodes,
+                seconds,
+            });
+        }
+        Ok(results)
+    }
+}

@@ -1,0 +1,642 @@
+//! `renju book`: growing an opening book (`build`), its standing (`status`), and the cluster
+//! cycle: the frontier split into work units (`plan`), each proved on its own (`work`), the
+//! parts merged back with `db merge`.
+//!
+//! A book is a solution database `BOOK` (every proof, checkable with `renju check BOOK`) and a
+//! journal `BOOK.journal` beside it (the tree being grown). Both are written atomically, the
+//! database first, at every checkpoint and at the end; a builder killed at any moment is
+//! resumed by running the same command again.
+
+use std::io::IsTerminal;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use renju::book::unit::Unit;
+use renju::book::{Book, BookError, RootReport, RoundOptions, openings};
+use renju::db::{Builder, Database};
+use renju::notation::PositionOptions;
+use renju::rules::{Board, Color};
+
+use crate::cli::search::interrupted;
+use crate::{Global, input_error, outln};
+
+/// The subcommands of `book`.
+#[derive(Debug, Subcommand)]
+pub enum BookCommand {
+    /// Grow a book best-first: search the most-proving frontier positions with `solve`,
+    /// store every proof, expand what stays unknown. Resumes where the last run stopped.
+    Build(BuildArgs),
+    /// Per root: proved or not, proof nodes, frontier size, the deepest unproved line.
+    Status {
+        /// The book's database (its journal is BOOK.journal).
+        book: PathBuf,
+    },
+    /// Write the most-proving frontier positions as work units DIR/unit-0.json … for
+    /// `book work`, one per Slurm array task.
+    Plan {
+        /// The book's database.
+        book: PathBuf,
+        /// Units to write (fewer when the frontier is smaller).
+        #[arg(long, value_name = "N")]
+        shards: u32,
+        /// Positions per unit.
+        #[arg(long, value_name = "K", default_value_t = 4)]
+        per_shard: u32,
+        /// The directory the units go to (created if needed).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        budget: PositionBudget,
+    },
+    /// Prove the positions of one work unit and write what was proved as a database, to be
+    /// merged into the book with `renju db merge BOOK PART.db…`.
+    Work {
+        /// The unit file (from `book plan`).
+        unit: PathBuf,
+        /// The partial database written.
+        #[arg(long, value_name = "PART.db")]
+        out: PathBuf,
+        /// Positions searched at once (default: all cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<u32>,
+    },
+}
+
+/// The budget of each frontier position's search.
+#[derive(Debug, Args)]
+pub struct PositionBudget {
+    /// Seconds per position search (default 1 unless --position-nodes is given); doubled
+    /// each time a position at the ply limit is searched again.
+    #[arg(long, value_name = "S")]
+    position_time: Option<f64>,
+    /// Nodes per position search, doubled likewise (deterministic, unlike time).
+    #[arg(long, value_name = "N")]
+    position_nodes: Option<u64>,
+    /// Memory for the searches running at once, in MiB, shared out among them.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    memory: u64,
+}
+
+/// The arguments of `book build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The book's database, created if needed (its journal is BOOK.journal).
+    #[arg(long = "db", value_name = "BOOK")]
+    book: PathBuf,
+    /// Root positions: one per line, a move list or a JSON object
+    /// `{"id":..,"position":..,"attacker":..}`; or a file holding one board diagram.
+    #[arg(long, value_name = "FILE")]
+    roots: Option<PathBuf>,
+    /// Standard openings as roots, by code (D1…D13, I1…I13) or name (Kagetsu); repeatable,
+    /// or `all`.
+    #[arg(long, value_name = "CODE", num_args = 1..)]
+    opening: Vec<String>,
+    /// The side the book proves a win for, at roots without their own.
+    #[arg(long, value_parser = crate::parse_color, default_value = "black")]
+    attacker: Color,
+    /// Stop after this many seconds (default: when every root is settled, or Ctrl-C).
+    #[arg(long, value_name = "S")]
+    budget: Option<f64>,
+    /// Expand no position this many moves below its root; such leaves are searched again
+    /// with a doubled budget instead.
+    #[arg(long, value_name = "N")]
+    max_ply: Option<u32>,
+    /// The attacker's moves opened at a time at a position (the next batch when all fail).
+    #[arg(long, value_name = "N")]
+    width: Option<u32>,
+    /// Positions searched at once (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<u32>,
+    /// Seconds between checkpoints (the database and journal written).
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    checkpoint: f64,
+    #[command(flatten)]
+    budget_per_position: PositionBudget,
+}
+
+/// The journal beside a book's database.
+fn journal_path(book: &Path) -> PathBuf {
+    let mut name = book.as_os_str().to_owned();
+    name.push(".journal");
+    PathBuf::from(name)
+}
+
+/// A book with its database, open for growing.
+struct Opened {
+    book: Book,
+    db: Builder,
+}
+
+/// Opens the book at `path`: its journal and database. A missing journal is a new book when
+/// `create`, under the database's rules if it exists, else the global flags'.
+fn open(path: &Path, given: &PositionOptions, create: bool) -> Result<Opened> {
+    let journal = journal_path(path);
+    let db = if path.exists() {
+        Some(crate::cli::db::read(path)?)
+    } else {
+        None
+    };
+    let book = if journal.exists() {
+        let bytes = std::fs::read(&journal)
+            .map_err(|e| input_error(format!("cannot read `{}`: {e}", journal.display())))?;
+        Book::decode(&bytes).map_err(|e| input_error(format!("`{}`: {e}", journal.display())))?
+    } else if create {
+        match &db {
+            Some(db) => Book::new(db.rules, db.size),
+            None => Book::new(given.rules, given.size),
+        }
+    } else {
+        return Err(input_error(format!(
+            "no book at `{}`: `{}` is missing (start one with `renju book build --db {}`)",
+            path.display(),
+            journal.display(),
+            path.display()
+        )));
+    };
+    let db = match db {
+        Some(db) => {
+            if db.rules != book.rules || db.size != book.size {
+                return Err(input_error(format!(
+                    "`{}` is for {} on {}, its journal for {} on {}",
+                    path.display(),
+                    db.rules,
+                    db.size,
+                    book.rules,
+                    book.size
+                )));
+            }
+            Builder::extend(db)
+        }
+        None => Builder::new(book.rules, book.size),
+    };
+    Ok(Opened { book, db })
+}
+
+/// Writes the database, then the journal, each atomically.
+fn save(path: &Path, opened: &Opened) -> Result<()> {
+    opened
+        .db
+        .database()
+        .compacted()
+        .write(path)
+        .with_context(|| format!("cannot write `{}`", path.display()))?;
+    let journal = journal_path(path);
+    renju::atomic::write_atomic(&journal, &opened.book.encode())
+        .with_context(|| format!("cannot write `{}`", journal.display()))
+}
+
+/// Holds the book's update lock, or fails at once naming the other process's file.
+fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
+    renju::atomic::try_lock_for_update(path)
+        .with_context(|| format!("cannot lock `{}`", path.display()))?
+        .ok_or_else(|| {
+            input_error(format!(
+                "`{}` is being updated by another process (its lock file `{}.lock` is held)",
+                path.display(),
+                path.display()
+            ))
+        })
+}
+
+fn book_error(e: BookError) -> anyhow::Error {
+    match e {
+        BookError::Position(m) => input_error(m),
+        other => anyhow::Error::new(other),
+    }
+}
+
+/// Runs a `book` subcommand.
+pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> Result<()> {
+    match command {
+        BookCommand::Build(args) => build(args, global, given),
+        BookCommand::Status { book } => status(book, global, given),
+        BookCommand::Plan {
+            book,
+            shards,
+            per_shard,
+            out,
+            budget,
+        } => plan(book, *shards, *per_shard, out, budget, global, given),
+        BookCommand::Work { unit, out, threads } => work(unit, out, *threads, global),
+    }
+}
+
+/// The roots the flags name, with their attackers.
+fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>> {
+    let options = PositionOptions {
+        size: book.size,
+        rules: book.rules,
+        to_move: None,
+    };
+    let rules = book.rules;
+    let mut roots = Vec::new();
+    let mut codes: Vec<String> = Vec::new();
+    for o in &args.opening {
+        if o.eq_ignore_ascii_case("all") {
+            codes.extend(openings::all().into_iter().map(|o| o.code));
+        } else {
+            codes.push(o.clone());
+        }
+    }
+    for code in codes {
+        let opening = openings::find(&code).map_err(input_error)?;
+        let mut board = Board::new(options.size, rules);
+        for p in opening.moves {
+            board
+                .play(p)
+                .map_err(|e| input_error(format!("opening {}: {e}", opening.code)))?;
+        }
+        roots.push((opening.title(), board, args.attacker));
+    }
+    if let Some(path) = &args.roots {
+        // A file holding one board diagram is one root.
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| input_error(format!("cannot read `{}`: {e}", path.display())))?;
+        if renju::notation::looks_like_diagram(&text) {
+            let board = renju::notation::parse_position(&text, &options)
+                .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+            roots.push((path.display().to_string(), board, args.attacker));
+            return Ok(roots);
+        }
+        let jobs = crate::cli::batch::read_jobs(path, "attacker", |text, color| {
+            let board =
+                renju::notation::parse_position(text, &options).map_err(|e| e.to_string())?;
+            Ok((text.to_string(), board, color?.unwrap_or(args.attacker)))
+        })?;
+        for job in jobs {
+            let entry = job
+                .parsed
+                .map_err(|e| input_error(format!("`{}`, entry {}: {e}", path.display(), job.id)))?;
+            let name = match job.id {
+                serde_json::Value::String(s) => s,
+                _ => entry.0,
+            };
+            roots.push((name, entry.1, entry.2));
+        }
+    }
+    Ok(roots)
+}
+
+fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions> {
+    if let Some(t) = budget.position_time
+        && !(t.is_finite() && t > 0.0)
+    {
+        return Err(input_error(format!(
+            "--position-time must be a positive number of seconds, not {t}"
+        )));
+    }
+    let position_time = match (budget.position_time, budget.position_nodes) {
+        (None, None) => Some(1.0),
+        (t, _) => t,
+    };
+    Ok(RoundOptions {
+        position_time,
+        position_nodes: budget.position_nodes,
+        memory_mb: Some((budget.memory / threads as u64).max(16)),
+        threads,
+        deadline: None,
+        stop: None,
+    })
+}
+
+fn threads_of(threads: Option<u32>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        |n| n.max(1) as usize,
+    )
+}
+
+/// What `book build` and `book status` print as JSON.
+#[derive(Serialize)]
+struct Standing<'a> {
+    book: String,
+    rules: String,
+    size: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    seconds: f64,
+    searches: u64,
+    nodes: u64,
+    positions: usize,
+    database_nodes: usize,
+    roots: Vec<RootReport>,
+    history: &'a [renju::book::Sample],
+}
+
+fn standing<'a>(
+    path: &Path,
+    book: &'a Book,
+    db: &Database,
+    stopped: Option<&'static str>,
+) -> Standing<'a> {
+    Standing {
+        book: path.display().to_string(),
+        rules: book.rules.to_string(),
+        size: book.size.to_string(),
+        stopped,
+        seconds: book.totals.seconds,
+        searches: book.totals.searches,
+        nodes: book.totals.nodes,
+        positions: book.nodes.len(),
+        database_nodes: db.nodes.len(),
+        roots: book.report(db),
+        history: &book.history,
+    }
+}
+
+fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
+    if global.json {
+        outln!("{}", serde_json::to_string(s)?)?;
+        return Ok(());
+    }
+    outln!(
+        "book:      {} ({} on {}), {} positions, {} database nodes",
+        s.book,
+        s.rules,
+        s.size,
+        s.positions,
+        s.database_nodes
+    )?;
+    outln!(
+        "work:      {:.1} s, {} searches, {} solver nodes",
+        s.seconds,
+        s.searches,
+        s.nodes
+    )?;
+    if let Some(why) = s.stopped {
+        outln!("stopped:   {why}")?;
+    }
+    for r in &s.roots {
+        let proof = match (r.proof_nodes, r.proof_depth) {
+            (Some(n), Some(d)) => format!(", proof {n} nodes, depth {d}"),
+            (Some(n), None) => format!(", proof {n} nodes"),
+            _ => String::new(),
+        };
+        let winner = r.winner.map(|w| format!(" ({w} wins)")).unwrap_or_default();
+        outln!(
+            "{}: {}{winner}, attacker {}, {} positions, frontier {}{proof}",
+            r.name,
+            r.result,
+            r.attacker,
+            r.positions,
+            r.frontier
+        )?;
+        if r.result == "unknown" {
+            outln!(
+                "  proof number {}, disproof number {}, deepest unproved line: {}",
+                r.proof_number.map_or("-".to_string(), |n| n.to_string()),
+                r.disproof_number.map_or("-".to_string(), |n| n.to_string()),
+                if r.deepest_unproved.is_empty() {
+                    "(the root)".to_string()
+                } else {
+                    r.deepest_unproved.join(" ")
+                }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<()> {
+    if let Some(b) = args.budget
+        && !(b.is_finite() && b >= 0.0)
+    {
+        return Err(input_error(format!(
+            "--budget must be a number of seconds, not {b}"
+        )));
+    }
+    if !(args.checkpoint.is_finite() && args.checkpoint >= 0.0) {
+        return Err(input_error("--checkpoint must be a number of seconds"));
+    }
+    let _lock = lock(&args.book)?;
+    let mut opened = open(&args.book, given, true)?;
+    let roots = roots_of(args, &opened.book)?;
+    let mut added = 0;
+    for (name, board, attacker) in &roots {
+        if board.size() != opened.book.size {
+            return Err(input_error(format!(
+                "root `{name}` is on a {} board, the book on {}",
+                board.size(),
+                opened.book.size
+            )));
+        }
+        if opened
+            .book
+            .add_root(name, board, *attacker)
+            .map_err(book_error)?
+        {
+            added += 1;
+        }
+    }
+    if opened.book.roots.is_empty() {
+        return Err(input_error(
+            "the book has no roots: give --opening CODE or --roots FILE",
+        ));
+    }
+    if let Some(m) = args.max_ply {
+        opened.book.settings.max_ply = Some(m);
+    }
+    if let Some(w) = args.width {
+        opened.book.settings.width = w.max(1);
+    }
+    let threads = threads_of(args.threads);
+    let pool = crate::cli::batch::pool(Some(threads as u32))?;
+    let started = Instant::now();
+    let stop = interrupted();
+    let options = RoundOptions {
+        deadline: args
+            .budget
+            .and_then(|b| Duration::try_from_secs_f64(b).ok())
+            .and_then(|d| started.checked_add(d)),
+        stop: Some(stop.clone()),
+        ..round_options(&args.budget_per_position, threads)?
+    };
+    let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
+    if !global.quiet && (added > 0 || reconciled > 0) {
+        eprintln!(
+            "note: {added} root(s) added, {} in the book; {reconciled} planned position(s) taken back from the database",
+            opened.book.roots.len()
+        );
+    }
+    let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let mut last_checkpoint = Instant::now();
+    let mut run_nodes = 0u64;
+    let mut run_searches = 0u64;
+    let stopped = loop {
+        if opened.book.finished() {
+            break "every root settled";
+        }
+        if stop.load(Ordering::Relaxed) {
+            break "interrupted";
+        }
+        if options.deadline.is_some_and(|d| Instant::now() >= d) {
+            break "budget spent";
+        }
+        let round = opened
+            .book
+            .round(&mut opened.db, &options, &pool)
+            .map_err(book_error)?;
+        if round.searched == 0 && round.looked_up == 0 {
+            break "nothing left to search (the rest is planned for work units)";
+        }
+        run_nodes += round.nodes;
+        run_searches += round.searched as u64;
+        if let Some(bar) = &bar {
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            let s = opened.book.sample();
+            let per_search = seconds / run_searches.max(1) as f64 * threads as f64;
+            let left = opened.book.work_left();
+            bar.set_message(format!(
+                "roots proved {}/{} (disproved {}), frontier {}, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
+                s.proved,
+                s.roots,
+                s.disproved,
+                s.frontier,
+                run_nodes as f64 / seconds,
+                left as f64 * per_search / threads as f64,
+            ));
+        }
+        if last_checkpoint.elapsed().as_secs_f64() >= args.checkpoint {
+            opened.book.totals.seconds += last_checkpoint.elapsed().as_secs_f64();
+            last_checkpoint = Instant::now();
+            let sample = opened.book.sample();
+            opened.book.history.push(sample);
+            save(&args.book, &opened)?;
+        }
+    };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    opened.book.totals.seconds += last_checkpoint.elapsed().as_secs_f64();
+    let sample = opened.book.sample();
+    opened.book.history.push(sample);
+    save(&args.book, &opened)?;
+    let db = opened.db.database().compacted();
+    print_standing(
+        &standing(&args.book, &opened.book, &db, Some(stopped)),
+        global,
+    )
+}
+
+fn status(path: &Path, global: &Global, given: &PositionOptions) -> Result<()> {
+    let opened = open(path, given, false)?;
+    let db = opened.db.database().clone();
+    print_standing(&standing(path, &opened.book, &db, None), global)
+}
+
+fn plan(
+    path: &Path,
+    shards: u32,
+    per_shard: u32,
+    out: &Path,
+    budget: &PositionBudget,
+    global: &Global,
+    given: &PositionOptions,
+) -> Result<()> {
+    if shards == 0 || per_shard == 0 {
+        return Err(input_error("--shards and --per-shard must be at least 1"));
+    }
+    let _lock = lock(path)?;
+    let mut opened = open(path, given, false)?;
+    let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
+    let options = round_options(budget, 1)?;
+    let picked = opened
+        .book
+        .plan(shards as usize * per_shard as usize)
+        .map_err(book_error)?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| input_error(format!("cannot create `{}`: {e}", out.display())))?;
+    let units = (shards as usize).min(picked.len());
+    let mut written: Vec<Unit> = (0..units)
+        .map(|_| Unit::new(opened.book.rules, opened.book.size, &options))
+        .collect();
+    for (i, (node, board)) in picked.iter().enumerate() {
+        let attempts = opened.book.nodes[*node as usize].attempts;
+        written[i % units].push(*node, board, attempts);
+    }
+    for (i, unit) in written.iter().enumerate() {
+        let file = out.join(format!("unit-{i}.json"));
+        let mut text = serde_json::to_vec_pretty(unit)?;
+        text.push(b'\n');
+        renju::atomic::write_atomic(&file, &text)
+            .with_context(|| format!("cannot write `{}`", file.display()))?;
+    }
+    save(path, &opened)?;
+    #[derive(Serialize)]
+    struct Planned {
+        units: usize,
+        positions: usize,
+        taken_back: usize,
+        finished: bool,
+    }
+    let planned = Planned {
+        units,
+        positions: picked.len(),
+        taken_back: reconciled,
+        finished: opened.book.finished(),
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&planned)?)?;
+    } else {
+        outln!(
+            "{} units, {} positions, in {} ({reconciled} planned before taken back from the database{})",
+            planned.units,
+            planned.positions,
+            out.display(),
+            if planned.finished {
+                "; every root is settled"
+            } else {
+                ""
+            }
+        )?;
+    }
+    Ok(())
+}
+
+fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Result<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
+    let unit: Unit = serde_json::from_str(&text)
+        .map_err(|e| input_error(format!("`{}` is not a work unit: {e}", path.display())))?;
+    let (rules, size) = unit
+        .rules()
+        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    let threads = threads_of(threads);
+    let pool = crate::cli::batch::pool(Some(threads as u32))?;
+    let options = RoundOptions {
+        threads,
+        stop: Some(interrupted()),
+        memory_mb: Some((1024 / threads as u64).max(16)),
+        ..RoundOptions::default()
+    };
+    let mut db = Builder::new(rules, size);
+    let results = unit
+        .work(&mut db, &options, &pool)
+        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    db.finish()
+        .write(out)
+        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    if global.json {
+        for r in &results {
+            outln!("{}", serde_json::to_string(r)?)?;
+        }
+    } else {
+        let proved = results.iter().filter(|r| r.result != "unknown").count();
+        outln!(
+            "{proved} of {} positions proved, written to {}",
+            results.len(),
+            out.display()
+        )?;
+    }
+    Ok(())
+}
