@@ -25,34 +25,15 @@ rm -rf "$work"
 mkdir -p "$work"
 book=$work/book.db
 
-# Stand-in for the book cycle until `renju book plan/work` exist: the same shape with commands
-# that exist now. Two units (bundled positions, each proved in well under a second), one array
-# task per unit writing its part with `solve --db`, then merge and check, as cycle.sh does.
-standin_cycle() {
-  local units=$work/units parts=$work/parts logs=$work/logs i
-  mkdir -p "$units" "$parts" "$logs"
-  cp data/examples/vct.txt "$units/unit-0.txt"
-  cp data/examples/vcf.txt "$units/unit-1.txt"
-  echo "\$ sbatch --wait --array=0-1 (renju solve UNIT --db PART per task)"
-  # shellcheck disable=SC2016 # expanded by the task's shell, not here
-  timeout 600 sbatch --wait --array=0-1 --job-name=renju-ci --cpus-per-task=1 --time=10 \
-    --output="$logs/%x-%A_%a.log" --export="ALL,UNITS=$units,PARTS=$parts" \
-    --wrap 'exec renju solve "$UNITS/unit-$SLURM_ARRAY_TASK_ID.txt" --threads 1 --time 30 --db "$PARTS/part-$SLURM_ARRAY_TASK_ID.db"' || {
-    tail -n 30 "$logs"/*.log >&2 || true
-    echo "error: the stand-in array job failed (exit status above; logs in $logs)" >&2
-    return 1
-  }
-  tail -n 30 "$logs"/*.log
-  for i in 0 1; do
-    [[ -e $parts/part-$i.db ]] || { echo "error: task $i wrote no $parts/part-$i.db" >&2; return 1; }
-  done
-  renju db merge "$book" "$parts/part-0.db" "$parts/part-1.db"
-  renju check "$book"
-}
-
 echo "== slurm: book cycle"
-# TODO(book): once `renju book plan/work` exist, seed "$book" with a few roots, then replace the next line with: timeout 900 bash scripts/slurm/cycle.sh "$book" 2 2
-standin_cycle
+# A small book: one root (data/examples/vct.txt, Black to move wins), each position searched
+# with a small node budget so that the root is not proved at once: the first round searches the
+# root, the second its replies, a third settles it (every round's parts merged and checked).
+renju book build --db "$book" --roots data/examples/vct.txt --budget 0 --quiet
+RENJU_PLAN_ARGS="--position-nodes 2000 --per-shard 128" timeout 900 bash scripts/slurm/cycle.sh "$book" 2 4
+renju book status "$book"
+renju book status "$book" --json | tee "$work/status.json"
+grep -q '"result":"proved"' "$work/status.json" || { echo "error: the cycle did not prove the book's root" >&2; exit 1; }
 
 echo "== slurm: the merged book checks"
 renju db info "$book"

@@ -16,6 +16,8 @@
 #   RENJU_SBATCH_ARGS  extra sbatch options, split on spaces, e.g.
 #                      "--partition=long --cpus-per-task=16 --time=4:00:00"
 #   RENJU_WORK_ARGS    extra `renju book work` options, split on spaces
+#   RENJU_PLAN_ARGS    extra `renju book plan` options, split on spaces, e.g.
+#                      "--per-shard 8 --position-time 60"
 #
 # Resuming: each round lives in RENJU_CYCLE_DIR/round-K and is marked done once its parts are
 # merged and the book checked. A rerun first merges (and checks) the parts any unfinished round
@@ -45,6 +47,7 @@ book=$(realpath -m -- "$book")
 work=$(realpath -m -- "${RENJU_CYCLE_DIR:-$book.slurm}")
 read -ra sbatch_args <<<"${RENJU_SBATCH_ARGS:-}"
 read -ra work_args <<<"${RENJU_WORK_ARGS:-}"
+read -ra plan_args <<<"${RENJU_PLAN_ARGS:-}"
 mkdir -p "$work"
 
 # Run a step, echoing it and its time; any failure ends the cycle (set -e).
@@ -93,7 +96,7 @@ for ((r = 1; r <= rounds; r++)); do
   mkdir -p "$units" "$parts" "$logs"
   say "round $r of $rounds, in $dir"
 
-  step "$renju" book plan "$book" --shards "$shards" --out "$units"
+  step "$renju" book plan "$book" --shards "$shards" --out "$units" "${plan_args[@]}"
   n=0
   while [[ -e $units/unit-$n.json ]]; do n=$((n + 1)); done
   shopt -s nullglob

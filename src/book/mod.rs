@@ -139,6 +139,9 @@ pub struct BookNode {
     dn: u64,
     #[serde(skip)]
     busy: bool,
+    /// Whether some unsettled leaf below (or the node itself) is free to be picked.
+    #[serde(skip)]
+    free: bool,
 }
 
 impl BookNode {
@@ -157,6 +160,7 @@ impl BookNode {
             pn: 1,
             dn: 1,
             busy: false,
+            free: true,
         }
     }
 }
@@ -377,10 +381,18 @@ impl Book {
             }
         } else {
             for &p in &root.moves {
-                board.put(p, board.to_move()).map_err(bad)?;
+                board.play(p).map_err(bad)?;
             }
         }
         board.set_to_move(root.to_move);
+        if points_of(&board, Color::Black) != root.black
+            || points_of(&board, Color::White) != root.white
+        {
+            return Err(BookError::Damaged(format!(
+                "root `{}`: its moves do not give its stones",
+                root.name
+            )));
+        }
         Ok(board)
     }
 
@@ -554,9 +566,15 @@ impl Book {
                 (pn, dn)
             }
         };
+        let free = match n.status {
+            Status::Won(_) | Status::Draw | Status::Planned => false,
+            _ if n.children.is_empty() => !n.busy,
+            _ => n.children.iter().any(|&c| self.nodes[c as usize].free),
+        };
         let n = &mut self.nodes[node as usize];
         n.pn = pn;
         n.dn = dn;
+        n.free = free;
     }
 
     /// Unsettled roots.
@@ -578,7 +596,7 @@ impl Book {
     fn most_proving(&self, mut node: u32) -> Option<u32> {
         loop {
             let n = &self.nodes[node as usize];
-            if n.status.settled() || n.busy || n.status == Status::Planned {
+            if !n.free {
                 return None;
             }
             if n.children.is_empty() {
@@ -589,7 +607,7 @@ impl Book {
                 .children
                 .iter()
                 .copied()
-                .filter(|&c| !self.nodes[c as usize].status.settled())
+                .filter(|&c| self.nodes[c as usize].free)
                 .min_by_key(|&c| {
                     let c = &self.nodes[c as usize];
                     if or { (c.pn, c.dn) } else { (c.dn, c.pn) }

@@ -45,8 +45,9 @@ pub struct Unit {
 pub struct UnitPosition {
     /// The book position it stands for.
     pub book_node: u32,
-    /// The moves that reach it from an empty board, when known; else empty.
-    pub moves: Vec<String>,
+    /// The moves from the book's root, for people reading the unit (the position is the
+    /// stones).
+    pub line: Vec<String>,
     /// Black's stones.
     pub black: Vec<String>,
     /// White's stones.
@@ -87,12 +88,13 @@ impl Unit {
         }
     }
 
-    /// Adds the position on `board`, book position `book_node`.
-    pub fn push(&mut self, book_node: u32, board: &Board, attempts: u32) {
+    /// Adds the position on `board`, book position `book_node`, reached by `line` from its
+    /// root.
+    pub fn push(&mut self, book_node: u32, board: &Board, line: &[Point], attempts: u32) {
         let names = |ps: Vec<Point>| ps.iter().map(ToString::to_string).collect();
         self.positions.push(UnitPosition {
             book_node,
-            moves: names(board.moves().to_vec()),
+            line: names(line.to_vec()),
             black: names(super::points_of(board, Color::Black)),
             white: names(super::points_of(board, Color::White)),
             to_move: board.to_move(),
@@ -142,18 +144,10 @@ impl Unit {
                     crate::notation::parse_point(s, size).map_err(|e| bad(e.to_string()))
                 };
                 let mut board = Board::new(size, rules);
-                if p.moves.is_empty() {
-                    for (stones, color) in [(&p.black, Color::Black), (&p.white, Color::White)] {
-                        for s in stones {
-                            board
-                                .put(point(s)?, color)
-                                .map_err(|e| bad(e.to_string()))?;
-                        }
-                    }
-                } else {
-                    for s in &p.moves {
+                for (stones, color) in [(&p.black, Color::Black), (&p.white, Color::White)] {
+                    for s in stones {
                         board
-                            .put(point(s)?, board.to_move())
+                            .put(point(s)?, color)
                             .map_err(|e| bad(e.to_string()))?;
                     }
                 }

@@ -562,7 +562,8 @@ fn plan(
         .collect();
     for (i, (node, board)) in picked.iter().enumerate() {
         let attempts = opened.book.nodes[*node as usize].attempts;
-        written[i % units].push(*node, board, attempts);
+        let line = opened.book.path(*node);
+        written[i % units].push(*node, board, &line, attempts);
     }
     for (i, unit) in written.iter().enumerate() {
         let file = out.join(format!("unit-{i}.json"));
