@@ -206,7 +206,9 @@ impl Default for Settings {
 /// The book at one checkpoint, for plotting its growth.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Sample {
-    /// Seconds of building so far, over every run.
+    /// When it was taken: seconds since 1970 (UTC).
+    pub unix_time: u64,
+    /// Seconds of `book build` so far, over every run.
     pub seconds: f64,
     /// Roots.
     pub roots: usize,
@@ -968,6 +970,9 @@ impl Book {
             }
         }
         Sample {
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
             seconds: self.totals.seconds,
             roots: self.roots.len(),
             proved,

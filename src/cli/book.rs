@@ -554,6 +554,8 @@ fn plan(
         .book
         .plan(shards as usize * per_shard as usize)
         .map_err(book_error)?;
+    let sample = opened.book.sample();
+    opened.book.history.push(sample);
     std::fs::create_dir_all(out)
         .map_err(|e| input_error(format!("cannot create `{}`: {e}", out.display())))?;
     let units = (shards as usize).min(picked.len());
