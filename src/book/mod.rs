@@ -1178,3 +1178,208 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
     scored.sort_unstable();
     scored.into_iter().map(|(_, _, p)| p).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{PositionOptions, parse_position};
+
+    const VCT_BLACK: &str = include_str!("../../data/examples/vct.txt");
+
+    fn board(text: &str) -> Board {
+        parse_position(text, &PositionOptions::default()).unwrap()
+    }
+
+    /// Grows `book` on one thread with `nodes` per search until it is finished.
+    fn grow(book: &mut Book, db: &mut Builder, nodes: u64) -> usize {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = RoundOptions {
+            position_nodes: Some(nodes),
+            threads: 1,
+            ..RoundOptions::default()
+        };
+        let mut rounds = 0;
+        while !book.finished() {
+            let round = book.round(db, &options, &pool).unwrap();
+            assert!(round.searched + round.looked_up > 0, "a round did nothing");
+            rounds += 1;
+        }
+        rounds
+    }
+
+    #[test]
+    fn an_opening_root_is_replayed_as_its_moves() {
+        let kagetsu = board("h8 h9 i9");
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        assert!(book.add_root("D4", &kagetsu, Color::Black).unwrap());
+        let root = book.root_board(&book.roots[0]).unwrap();
+        assert_eq!(root.stone("h9".parse().unwrap()), Some(Color::White));
+        assert_eq!(root.hash(), kagetsu.hash());
+        assert_eq!(root.to_move(), Color::White);
+        // The same opening in another orientation is the same root.
+        assert!(
+            !book
+                .add_root("D4 again", &board("h8 h7 g7"), Color::Black)
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn a_root_whose_moves_do_not_give_its_stones_is_damage() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("D4", &board("h8 h9 i9"), Color::Black)
+            .unwrap();
+        book.roots[0].white = vec!["a1".parse().unwrap()];
+        assert!(matches!(
+            book.root_board(&book.roots[0]),
+            Err(BookError::Damaged(_))
+        ));
+    }
+
+    #[test]
+    fn a_book_proves_a_vct_position_from_the_top_and_the_database_checks() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        // 2000 nodes do not prove the root at once: the book must expand it.
+        let rounds = grow(&mut book, &mut db, 2000);
+        assert!(rounds > 10, "{rounds} rounds");
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+        assert!(book.nodes[0].expanded);
+        let db = db.finish();
+        let report = crate::check::verify::check(&db, &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+        // The root itself is stored, as a combined node over its children.
+        let index = Index::build(&db);
+        assert!(index.get(&board(VCT_BLACK)).is_some());
+        let standing = book.report(&db);
+        assert_eq!(standing[0].result, "proved");
+        assert_eq!(standing[0].frontier, 0);
+        assert!(standing[0].proof_nodes.is_some_and(|n| n > 1));
+    }
+
+    #[test]
+    fn growth_is_deterministic_on_one_thread_with_node_budgets() {
+        let run = || {
+            let mut book = Book::new(Rules::renju(), Size::STANDARD);
+            book.add_root("vct", &board(VCT_BLACK), Color::Black)
+                .unwrap();
+            let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+            grow(&mut book, &mut db, 2000);
+            (book.totals.searches, book.totals.nodes, book.nodes.len())
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn the_journal_round_trips_and_damage_is_an_error() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = RoundOptions {
+            position_nodes: Some(500),
+            threads: 1,
+            ..RoundOptions::default()
+        };
+        for _ in 0..5 {
+            book.round(&mut db, &options, &pool).unwrap();
+        }
+        let bytes = book.encode();
+        let back = Book::decode(&bytes).unwrap();
+        assert_eq!(back.encode(), bytes);
+        assert_eq!(back.nodes.len(), book.nodes.len());
+        // The numbers are rebuilt on reading.
+        assert_eq!(
+            (back.nodes[0].pn, back.nodes[0].dn),
+            (book.nodes[0].pn, book.nodes[0].dn)
+        );
+
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(matches!(Book::decode(&flipped), Err(BookError::Damaged(_))));
+        assert!(matches!(
+            Book::decode(&bytes[..bytes.len() / 2]),
+            Err(BookError::Damaged(_))
+        ));
+        let mut newer = bytes.clone();
+        newer[8] = 9;
+        assert!(matches!(Book::decode(&newer), Err(BookError::Version(9))));
+        assert!(Book::decode(b"RENJU-DB and more bytes").is_err());
+        for cut in 0..bytes.len().min(64) {
+            assert!(Book::decode(&bytes[..cut]).is_err());
+        }
+    }
+
+    #[test]
+    fn planned_leaves_are_settled_from_the_database_or_counted_as_tried() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let planned = book.plan(4).unwrap();
+        assert_eq!(planned.len(), 1, "only the root is a leaf");
+        assert_eq!(book.nodes[0].status, Status::Planned);
+        assert!(
+            book.plan(4).unwrap().is_empty(),
+            "a planned leaf is not planned twice"
+        );
+        // Nothing merged: the root counts as tried and is expanded.
+        assert_eq!(book.reconcile(&mut db).unwrap(), 1);
+        assert_eq!(book.nodes[0].status, Status::Tried);
+        assert!(book.nodes[0].expanded && !book.nodes[0].children.is_empty());
+        // Plan the children, prove them in a unit of their own, merge, reconcile.
+        let planned = book.plan(1000).unwrap();
+        assert_eq!(planned.len(), book.nodes[0].children.len());
+        let mut unit = unit::Unit::new(
+            book.rules,
+            book.size,
+            &RoundOptions {
+                position_time: Some(2.0),
+                ..RoundOptions::default()
+            },
+        );
+        for (node, b) in &planned {
+            unit.push(*node, b, &book.path(*node), 0);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
+        let results = unit
+            .work(&mut part, &RoundOptions::default(), &pool)
+            .unwrap();
+        // White is to move in each: a proof is a loss for it.
+        assert!(results.iter().any(|r| r.result == "loss"), "{results:?}");
+        db.add_database(&part.finish()).unwrap();
+        book.reconcile(&mut db).unwrap();
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+        let report = crate::check::verify::check(&db.finish(), &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+    }
+
+    #[test]
+    fn attacker_moves_are_ordered_fours_first() {
+        let b = board(VCT_BLACK);
+        let moves = ordered_moves(&b, Color::Black);
+        let legal = b
+            .points()
+            .filter(|&p| b.is_legal_for(p, Color::Black))
+            .count();
+        assert_eq!(moves.len(), legal);
+        let first = moves[0];
+        let fours = b.four_at(first, Color::Black).count;
+        let threes = b.threes_at(first, Color::Black);
+        assert!(fours > 0 || threes > 0, "{first} makes no threat");
+    }
+}
