@@ -20,6 +20,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    // The temporary file is private (0600); the file written gets the permissions of the one
+    // it replaces, or those of an ordinary new file.
+    if let Some(permissions) = std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions())
+        .or_else(default_permissions)
+    {
+        tmp.as_file().set_permissions(permissions)?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable where the platform allows opening a directory.
@@ -27,6 +36,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The permissions of an ordinary new file (read and write for the owner, read for others).
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
 }
 
 /// An exclusive lock on updating a file, held until dropped.
@@ -84,6 +105,20 @@ mod tests {
         write_atomic(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_is_readable_by_others_and_a_replaced_one_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.db");
+        write_atomic(&path, b"one").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(mode(&path), 0o640);
     }
 
     #[test]

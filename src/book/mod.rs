@@ -1038,6 +1038,12 @@ impl Book {
                     proof_depth: stored.and_then(|s| depths.get(s as usize).copied()),
                     positions,
                     frontier: self.frontier(r.node),
+                    children: n.children.len(),
+                    children_settled: n
+                        .children
+                        .iter()
+                        .filter(|&&c| self.nodes[c as usize].status.settled())
+                        .count(),
                     proof_number: (n.pn < BUSY).then_some(n.pn),
                     disproof_number: (n.dn < BUSY).then_some(n.dn),
                     deepest_unproved: names(&self.deepest_unsettled(r.node)),
@@ -1071,6 +1077,10 @@ pub struct RootReport {
     pub positions: usize,
     /// Unsettled leaves under it.
     pub frontier: usize,
+    /// Its children in the book (the moves opened at the root).
+    pub children: usize,
+    /// Of those, the ones settled (won for either side, or drawn).
+    pub children_settled: usize,
     /// Its proof number (unsettled leaves that must at least be proved).
     pub proof_number: Option<u64>,
     /// Its disproof number.

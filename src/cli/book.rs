@@ -389,7 +389,9 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
         )?;
         if r.result == "unknown" {
             outln!(
-                "  proof number {}, disproof number {}, deepest unproved line: {}",
+                "  {} of {} moves at the root settled, proof number {}, disproof number {}, deepest unproved line: {}",
+                r.children_settled,
+                r.children,
                 r.proof_number.map_or("-".to_string(), |n| n.to_string()),
                 r.disproof_number.map_or("-".to_string(), |n| n.to_string()),
                 if r.deepest_unproved.is_empty() {
