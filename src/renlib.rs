@@ -95,7 +95,9 @@ pub enum Encoding {
     /// whichever decodes with fewer errors; when both decode cleanly, Shift-JIS if its reading
     /// has kana and no half-width katakana (Japanese text has the first, GBK bytes read as
     /// Shift-JIS mostly give the second), else GBK. Cyrillic and Western European libraries
-    /// need [`Encoding::Cp1251`] or [`Encoding::Cp1252`] named. Writing: GBK.
+    /// need [`Encoding::Cp1251`] or [`Encoding::Cp1252`] named. Writing: the first of the
+    /// library's own [`Library::encoding`] (the one it was read in), GBK, Shift-JIS, CP1252
+    /// and CP1251 that holds every text, else UTF-8; ASCII texts are the same in all of them.
     #[default]
     Auto,
     /// UTF-8.
@@ -134,7 +136,7 @@ impl Encoding {
         }
     }
 
-    /// The codec; `Auto` writes GBK.
+    /// The codec (`Auto` is resolved before one is needed).
     fn codec(self) -> &'static encoding_rs::Encoding {
         match self {
             Encoding::Utf8 => encoding_rs::UTF_8,
@@ -841,9 +843,9 @@ fn resolve(encoding: Encoding, texts: &[&[u8]]) -> Encoding {
 }
 
 /// Writes a library, version [`VERSION`] (3.4): the header, a root record, then every node in
-/// pre-order, children in their order. Texts are encoded with `encoding` (`Auto`: GBK), which
-/// keeps ASCII as it is in every one of them; a character the code page lacks is written as an
-/// HTML numeric reference (`&#12354;`), as `encoding_rs` does. A zero character, which would end
+/// pre-order, children in their order. Texts are encoded with `encoding` (for `Auto`, see
+/// [`Encoding::Auto`]); ASCII is the same in every code page. A character the code page lacks
+/// is written as an HTML numeric reference (`&#12354;`), as `encoding_rs` does. A zero character, which would end
 /// the text, is left out, and in a one-line comment a character 8, which would end it, becomes
 /// a space. Empty texts are not written. The header's version is always 3.4, whatever
 /// `library.version` says.
@@ -851,6 +853,7 @@ fn resolve(encoding: Encoding, texts: &[&[u8]]) -> Encoding {
 /// # Errors
 /// [`RenlibError::OffBoard`] for a point off the 15x15 board.
 pub fn write(library: &Library, encoding: Encoding) -> Result<Vec<u8>, RenlibError> {
+    let encoding = writing_encoding(library, encoding);
     let mut out = Vec::with_capacity(HEADER_LEN + 2 * library.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&[VERSION.major, VERSION.minor]);
@@ -873,6 +876,30 @@ pub fn write(library: &Library, encoding: Encoding) -> Result<Vec<u8>, RenlibErr
         push_children(&mut stack, node);
     }
     Ok(out)
+}
+
+/// The code page `encoding` stands for when writing `library` (see [`Encoding::Auto`]).
+fn writing_encoding(library: &Library, encoding: Encoding) -> Encoding {
+    if encoding != Encoding::Auto {
+        return encoding;
+    }
+    let texts: Vec<&str> = library
+        .nodes
+        .iter()
+        .flat_map(|n| [&n.comment, &n.multi_line_comment, &n.board_text])
+        .filter_map(|t| t.as_deref())
+        .collect();
+    [
+        library.encoding,
+        Encoding::Gbk,
+        Encoding::ShiftJis,
+        Encoding::Cp1252,
+        Encoding::Cp1251,
+    ]
+    .into_iter()
+    .filter(|&e| e != Encoding::Auto && e != Encoding::Utf8)
+    .find(|e| texts.iter().all(|t| !e.codec().encode(t).2))
+    .unwrap_or(Encoding::Utf8)
 }
 
 fn push_children(stack: &mut Vec<(usize, bool)>, node: &MoveNode) {
