@@ -94,8 +94,11 @@ pub enum Encoding {
     /// Reading: UTF-8 if every text is valid UTF-8 (as ASCII is), else GBK or Shift-JIS,
     /// whichever decodes with fewer errors; when both decode cleanly, Shift-JIS if its reading
     /// has kana and no half-width katakana (Japanese text has the first, GBK bytes read as
-    /// Shift-JIS mostly give the second), else GBK. Cyrillic and Western European libraries
-    /// need [`Encoding::Cp1251`] or [`Encoding::Cp1252`] named. Writing: the first of the
+    /// Shift-JIS mostly give the second), else GBK. The guess is for the whole file, and can
+    /// go wrong when its texts are very few: a few GBK characters can be valid UTF-8 by chance
+    /// (`斜` is `D0 B1`, UTF-8 for `б`), and Japanese text without kana reads as GBK.
+    /// Cyrillic and Western European libraries need [`Encoding::Cp1251`] or
+    /// [`Encoding::Cp1252`] named. Writing: the first of the
     /// library's own [`Library::encoding`] (the one it was read in), GBK, Shift-JIS, CP1252
     /// and CP1251 that holds every text, else UTF-8; ASCII texts are the same in all of them.
     #[default]
@@ -284,9 +287,9 @@ pub struct MoveNode {
     pub mark: bool,
     /// RenLib's start position flag.
     pub start: bool,
-    /// The one-line comment, shown above the board.
+    /// The one-line comment.
     pub comment: Option<String>,
-    /// The multi-line comment, shown beside it.
+    /// The multi-line comment (lines separated by `\r\n`, as RenLib writes them).
     pub multi_line_comment: Option<String>,
     /// The board text: a label (often one letter) drawn on the node's point.
     pub board_text: Option<String>,
@@ -569,7 +572,7 @@ struct Pending {
     /// The announcing record's offset.
     offset: usize,
     /// Whether it was announced before any line ended (RenLib's "save branch" writes the
-    /// moves down to the branch so, with siblings it leaves out).
+    /// moves down to the branch with their sibling flags, but not the siblings).
     leading: bool,
 }
 

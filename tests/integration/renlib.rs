@@ -276,6 +276,32 @@ proptest! {
         prop_assert_eq!(write(&back, encoding).unwrap(), bytes);
     }
 
+    /// `Auto` reads a library back in the code page it was written in: GBK for Chinese
+    /// comments, Shift-JIS for Japanese ones with kana. The guess is made for the whole file,
+    /// and a file's comments are rarely a few characters only: a few GBK characters can be
+    /// valid UTF-8 by chance (`斜` is `D0 B1`, UTF-8 for `б`), so each library here also has
+    /// the comment `黑先胜` (or `黒番必勝`).
+    #[test]
+    fn auto_recognises_gbk_and_shift_jis(
+        chinese in "[黑白先胜负直指斜指花月防守 0-9a-z]{0,3}[黑白先胜负直指斜指花月防守]{1,8}",
+        kanji in "[黒番必勝定石 0-9a-z]{0,4}",
+        kana in "[ひらがなカタカナ]{1,3}",
+    ) {
+        let japanese = format!("{kanji}{kana}");
+        for (text, usual, encoding) in [
+            (&chinese, "黑先胜", Encoding::Gbk),
+            (&japanese, "黒番必勝", Encoding::ShiftJis),
+        ] {
+            let mut lib = Library::from_lines(&[vec![p("h8")], vec![p("h8"), p("i9")]]);
+            lib.node_mut(Library::ROOT).comment = Some(usual.to_string());
+            lib.node_mut(1).comment = Some(text.clone());
+            lib.node_mut(2).multi_line_comment = Some(text.clone());
+            let back = read(&write(&lib, encoding).unwrap(), Encoding::Auto).unwrap();
+            prop_assert_eq!(back.encoding, encoding);
+            prop_assert_eq!(dump(&back), dump(&lib));
+        }
+    }
+
     /// Any bytes, after a RenLib header, an old file's first move, or nothing: an answer,
     /// never a panic; a library read writes and reads again.
     #[test]
