@@ -368,7 +368,9 @@ fn truncation_inside_a_record_is_an_error() {
     );
 }
 
-/// A database of the two bundled example positions (a VCT win for Black, a VCF win for White).
+/// A database of the two bundled example positions (a VCT win for Black, a VCF win for White),
+/// and of the first after Black's winning move (a loss for White, stored inside the first
+/// proof, so a transposition in the library).
 fn example_database() -> &'static Database {
     static DB: OnceLock<Database> = OnceLock::new();
     DB.get_or_init(|| {
@@ -378,10 +380,16 @@ fn example_database() -> &'static Database {
                 .join("data/examples")
                 .join(name);
             let text = std::fs::read_to_string(path).unwrap();
-            let board = parse_position(&text, &PositionOptions::default()).unwrap();
+            let mut board = parse_position(&text, &PositionOptions::default()).unwrap();
             let solved = solve(&board, &SolveOptions::default(), &mut |_| {});
             assert_eq!(solved.verdict, Verdict::Win, "{name}");
             builder.add_proof(&solved.proof.unwrap()).unwrap();
+            if name == "vct.txt" {
+                board.play(solved.best_move.unwrap()).unwrap();
+                let lost = solve(&board, &SolveOptions::default(), &mut |_| {});
+                assert_eq!(lost.verdict, Verdict::Loss);
+                builder.add_proof(&lost.proof.unwrap()).unwrap();
+            }
         }
         builder.finish()
     })
@@ -426,6 +434,29 @@ fn exported_library_agrees_with_the_database() {
         }
     }
     assert!(wins >= 2 && losses >= 1, "{wins} wins, {losses} losses");
+    // The third root is the first after its winning move: already written out there.
+    let transposition = (1..lib.len())
+        .find(|&id| {
+            lib.node(id)
+                .comment
+                .as_deref()
+                .is_some_and(|c| c.contains("transposition"))
+        })
+        .expect("a transposition");
+    let detail = lib.node(transposition).multi_line_comment.clone().unwrap();
+    let there = (1..lib.len())
+        .find(|&id| {
+            let path = lib.path(id);
+            let text: Vec<String> = path.iter().map(|m| m.unwrap().to_string()).collect();
+            detail.contains(&format!("`{}`", text.join(" ")))
+        })
+        .unwrap_or_else(|| panic!("no node at the line named in {detail:?}"));
+    assert_ne!(there, transposition);
+    assert_eq!(
+        line_board(&lib.path(there), db.size, db.rules).unwrap(),
+        line_board(&lib.path(transposition), db.size, db.rules).unwrap(),
+    );
+    assert!(lib.node(there).mark, "the winning move f10 leads there");
     for (i, root) in db.roots.iter().enumerate() {
         let tag = format!("root {}", i + 1);
         let at = (1..lib.len())
