@@ -14,6 +14,7 @@
 //! - [`db`]: the solution database on disk: proofs stored once per position up to symmetry,
 //!   as a DAG, with lookup, merging and text export.
 //! - [`book`]: opening books grown best-first over `solve`, with work units for clusters.
+//! - [`renlib`]: RenLib `.lib` libraries, read and written, and their lines as move sequences.
 //! - [`check`]: the independent checker's own rules code, written from the definitions alone.
 //! - [`atomic`]: writing files so that a kill midway never leaves a half-written one.
 //!
@@ -35,6 +36,7 @@ pub mod db;
 mod dfpn;
 pub mod notation;
 pub mod proof;
+pub mod renlib;
 pub mod rules;
 pub mod solve;
 pub mod svg;

@@ -93,6 +93,13 @@ pub struct BuildArgs {
     /// `{"id":..,"position":..,"attacker":..}`; or a file holding one board diagram.
     #[arg(long, value_name = "FILE")]
     roots: Option<PathBuf>,
+    /// Every line of a RenLib library as a root (the position at the end of each line);
+    /// lines that end in a five are left out.
+    #[arg(long, value_name = "FILE.lib")]
+    roots_lib: Option<PathBuf>,
+    /// The code page of the library's comments: auto, utf-8, gbk, shift-jis, cp1251, cp1252.
+    #[arg(long, value_name = "ENCODING", default_value = "auto")]
+    lib_encoding: renju::renlib::Encoding,
     /// Standard openings as roots, by code (D1…D13, I1…I13) or name (Kagetsu); repeatable,
     /// or `all`.
     #[arg(long, value_name = "CODE", num_args = 1..)]
@@ -253,6 +260,37 @@ fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>
                 .map_err(|e| input_error(format!("opening {}: {e}", opening.code)))?;
         }
         roots.push((opening.title(), board, args.attacker));
+    }
+    if let Some(path) = &args.roots_lib {
+        let library = renju::renlib::read_file(path, args.lib_encoding)
+            .map_err(|e| input_error(e.to_string()))?;
+        let lines = library.lines();
+        if lines.is_empty() {
+            return Err(input_error(format!(
+                "`{}` holds no moves: no roots",
+                path.display()
+            )));
+        }
+        for line in lines {
+            let board = renju::renlib::line_board(&line, options.size, rules).map_err(|e| {
+                input_error(format!(
+                    "`{}`: a line does not play out: {e}",
+                    path.display()
+                ))
+            })?;
+            if !board.fives().is_empty() {
+                continue;
+            }
+            let name: Vec<String> = line
+                .iter()
+                .map(|p| p.map_or("pass".to_string(), |p| p.to_string()))
+                .collect();
+            roots.push((
+                format!("{}: {}", path.display(), name.join(" ")),
+                board,
+                args.attacker,
+            ));
+        }
     }
     if let Some(path) = &args.roots {
         // A file holding one board diagram is one root.
@@ -438,7 +476,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     }
     if opened.book.roots.is_empty() {
         return Err(input_error(
-            "the book has no roots: give --opening CODE or --roots FILE",
+            "the book has no roots: give --opening CODE, --roots FILE or --roots-lib FILE.lib",
         ));
     }
     if let Some(m) = args.max_ply {

@@ -5,9 +5,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Subcommand, ValueEnum};
-use renju::db::{Added, Builder, Database, DbError, Index, export_text, proof_rules, query};
+use renju::db::{
+    Added, Builder, Database, DbError, Index, export_lib, export_text, proof_rules, query,
+};
 use renju::notation::PositionOptions;
 use renju::proof::Proof;
+use renju::renlib;
 use renju::rules::Color;
 use serde::Serialize;
 
@@ -41,13 +44,17 @@ pub enum DbCommand {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Write the proof trees out.
+    /// Write the proof trees out: as text on standard output, or with --out to a file
+    /// (written atomically); `--format lib` writes a RenLib library and needs --out.
     Export {
         /// The database file.
         file: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// The file written.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -56,6 +63,9 @@ pub enum DbCommand {
 pub enum Format {
     /// Indented text, one node per line.
     Text,
+    /// A RenLib library (`.lib`, version 3.4; 15x15 databases only): proved moves marked,
+    /// verdicts in comments (see docs/renlib.md).
+    Lib,
 }
 
 /// Reads a database, a decoding problem being an input error that names the file.
@@ -99,20 +109,56 @@ pub fn run(command: &DbCommand, global: &Global) -> Result<()> {
             Ok(())
         }
         DbCommand::Merge { out, inputs } => merge(out, inputs, global),
-        DbCommand::Export { file, format } => {
-            let db = read(file)?;
-            match format {
-                Format::Text => {
-                    let stdout = std::io::stdout();
-                    let mut lock = std::io::BufWriter::new(stdout.lock());
-                    export_text(&db, &mut lock)
-                        .and_then(|()| std::io::Write::flush(&mut lock))
-                        .map_err(crate::OutputError)?;
-                }
-            }
-            Ok(())
-        }
+        DbCommand::Export { file, format, out } => export(file, *format, out.as_deref(), global),
     }
+}
+
+fn export(file: &Path, format: Format, out: Option<&Path>, global: &Global) -> Result<()> {
+    #[derive(Serialize)]
+    struct Exported {
+        out: String,
+        bytes: usize,
+    }
+    if matches!(format, Format::Lib) && out.is_none() {
+        return Err(input_error(
+            "`--format lib` writes a binary file: name it with --out FILE.lib",
+        ));
+    }
+    let db = read(file)?;
+    let bytes = match format {
+        Format::Text if out.is_none() => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            export_text(&db, &mut lock)
+                .and_then(|()| std::io::Write::flush(&mut lock))
+                .map_err(crate::OutputError)?;
+            return Ok(());
+        }
+        Format::Text => {
+            let mut text = Vec::new();
+            export_text(&db, &mut text)?;
+            text
+        }
+        Format::Lib => {
+            let library =
+                export_lib(&db).map_err(|e| input_error(format!("`{}`: {e}", file.display())))?;
+            renlib::write(&library, renlib::Encoding::Auto)
+                .map_err(|e| input_error(format!("`{}`: {e}", file.display())))?
+        }
+    };
+    let out = out.expect("stdout was handled above");
+    renju::atomic::write_atomic(out, &bytes)
+        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    let exported = Exported {
+        out: out.display().to_string(),
+        bytes: bytes.len(),
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&exported)?)?;
+    } else {
+        outln!("{}: {} bytes", exported.out, exported.bytes)?;
+    }
+    Ok(())
 }
 
 fn info(file: &Path, global: &Global) -> Result<()> {

@@ -1,11 +1,13 @@
-//! `db export --format text`: the proof trees as readable, indented text, each root in the
-//! orientation it was submitted in. A node shown before is not shown again; its line says so.
+//! `db export`: the proof trees as readable, indented text (`--format text`), or as a RenLib
+//! library (`--format lib`, [`export_lib`]), each root in the orientation it was submitted in.
+//! A node shown before is not shown again; its line, or its comment, says so.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::{Cell, Database, Node, Symmetry, position_name, submitted_stones};
-use crate::rules::Color;
+use crate::renlib::{Library, RenlibError};
+use crate::rules::{Board, Color, Defence, Point, Size};
 
 /// Writes every root's proof tree.
 ///
@@ -137,6 +139,353 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// The database as a RenLib library (see `docs/renlib.md`): every root's stones as a line from
+/// the empty board, then its proof tree below. A root's stones are ordered Black and White
+/// alternately (Black's centre stone first, then by point), with a pass where one colour runs
+/// out or where the side to move needs one; the order is arbitrary, since the database keeps
+/// positions, not move orders.
+///
+/// Below a root, the winning move of a won position is marked; every reply listed for a lost
+/// position follows it; a VCF is written out with the defender's forced replies (found with
+/// the rules core: the one point that stops each four) and the final five, the attacker's
+/// moves marked. Each node's comment gives the verdict of the position it reaches (`black wins
+/// by h8`, `white to move loses`), and its multi-line comment the details: the VCF, the
+/// certificate that answers the replies not listed. A position reached a second time is not
+/// written out again: its comment names the line where it was (`transposition`), so the
+/// library stays linear in the database's size. Roots whose lines meet share their moves.
+///
+/// # Errors
+/// [`RenlibError::Size`] for a database of another board size than 15x15.
+pub fn export_lib(db: &Database) -> Result<Library, RenlibError> {
+    if db.size != Size::STANDARD {
+        return Err(RenlibError::Size { size: db.size });
+    }
+    let mut walk = LibWalk {
+        db,
+        lib: Library::new(),
+        expanded: HashMap::new(),
+    };
+    walk.note(
+        Library::ROOT,
+        format!("renju database: {}", db.describe()),
+        Some(format!(
+            "Exported by renju {} from a database of {} proved roots ({}). Marked moves are \
+             proved winning moves; each comment gives the verdict of the position the move \
+             reaches. The stones of a root are placed in an arbitrary order: the database \
+             keeps positions, not move orders.",
+            env!("CARGO_PKG_VERSION"),
+            db.roots.len(),
+            db.describe()
+        )),
+    );
+    let depths = db.depths();
+    for (i, root) in db.roots.iter().enumerate() {
+        let (black, white) = submitted_stones(db, root);
+        let mut board = Board::new(db.size, db.rules);
+        let placed = black
+            .iter()
+            .map(|&p| (p, Color::Black))
+            .chain(white.iter().map(|&p| (p, Color::White)))
+            .try_for_each(|(p, c)| board.put(p, c));
+        if let Err(e) = placed {
+            walk.note(
+                Library::ROOT,
+                format!("root {} left out", i + 1),
+                Some(format!("root {} left out: {e}", i + 1)),
+            );
+            continue;
+        }
+        board.set_to_move(root.to_move);
+        let line = root_line(&black, &white, root.to_move, db.size);
+        let at = walk.lib.add_line(Library::ROOT, &line);
+        let depth = depths.get(root.node as usize).copied().unwrap_or(0);
+        walk.note(
+            at,
+            format!("root {}", i + 1),
+            Some(format!(
+                "root {}: `{}`, {} to move; proved: {} wins (depth {depth})",
+                i + 1,
+                position_name(&black, &white, &[]),
+                root.to_move,
+                root.attacker
+            )),
+        );
+        walk.node(at, root.node, root.symmetry.inverse(), &mut board);
+    }
+    Ok(walk.lib)
+}
+
+/// A root's stones as moves from the empty board (see [`export_lib`]).
+fn root_line(black: &[Point], white: &[Point], to_move: Color, size: Size) -> Vec<Option<Point>> {
+    let mut black = black.to_vec();
+    if let Some(i) = black.iter().position(|&p| p == size.center()) {
+        let c = black.remove(i);
+        black.insert(0, c);
+    }
+    let n = black.len().max(white.len());
+    let mut line = Vec::with_capacity(2 * n + 1);
+    for i in 0..n {
+        line.push(black.get(i).copied());
+        if i + 1 < n || i < white.len() {
+            line.push(white.get(i).copied());
+        }
+    }
+    let next = if line.len() % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    if next != to_move {
+        line.push(None);
+    }
+    line
+}
+
+/// Moves as text, a pass as `pass`.
+fn line_text(moves: &[Option<Point>]) -> String {
+    if moves.is_empty() {
+        return "the empty board".to_string();
+    }
+    moves
+        .iter()
+        .map(|m| m.map_or("pass".to_string(), |p| p.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+struct LibWalk<'a> {
+    db: &'a Database,
+    lib: Library,
+    /// Node to the library node and orientation where its proof was first written out.
+    expanded: HashMap<u32, (usize, Symmetry)>,
+}
+
+impl LibWalk<'_> {
+    /// Adds to library node `at`'s comments: `one_line` to the one-line comment, `detail` as a
+    /// line of the multi-line one.
+    fn note(&mut self, at: usize, one_line: String, detail: Option<String>) {
+        let node = self.lib.node_mut(at);
+        node.comment = Some(match node.comment.take() {
+            Some(old) => format!("{old}; {one_line}"),
+            None => one_line,
+        });
+        if let Some(detail) = detail {
+            node.multi_line_comment = Some(match node.multi_line_comment.take() {
+                Some(old) => format!("{old}\r\n{detail}"),
+                None => detail,
+            });
+        }
+    }
+
+    /// The shown point of a stored cell.
+    fn point(&self, c: Cell, frame: Symmetry) -> Option<Point> {
+        self.db.point(c).map(|p| frame.apply(p, self.db.size))
+    }
+
+    fn moves(&self, cells: &[Cell], frame: Symmetry) -> String {
+        cells
+            .iter()
+            .map(|&c| {
+                self.point(c, frame)
+                    .map_or(format!("?{c}"), |p| p.to_string())
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A VCF line as stored (the final five left out), in words.
+    fn line(&self, cells: &[Cell], frame: Symmetry) -> String {
+        if cells.is_empty() {
+            "the five".to_string()
+        } else {
+            format!("VCF {}, then the five", self.moves(cells, frame))
+        }
+    }
+
+    /// Plays `p` below library node `at` if it can be: the new library node.
+    fn play(&mut self, at: usize, p: Option<Point>, c: Cell, board: &mut Board) -> Option<usize> {
+        match p {
+            Some(p) if board.is_empty(p) => {
+                board.play_unchecked(p);
+                Some(self.lib.add_child(at, Some(p)))
+            }
+            _ => {
+                self.note(
+                    at,
+                    "damaged".to_string(),
+                    Some(format!("the move {c} cannot be played: damaged database")),
+                );
+                None
+            }
+        }
+    }
+
+    /// Writes out database node `n` below library node `at`, the position on `board`, whose
+    /// stored orientation `frame` maps onto the shown one.
+    fn node(&mut self, at: usize, n: u32, frame: Symmetry, board: &mut Board) {
+        let Some(node) = self.db.nodes.get(n as usize) else {
+            self.note(
+                at,
+                "damaged".to_string(),
+                Some(format!("node {n} is missing: damaged database")),
+            );
+            return;
+        };
+        if let Some(&(first, first_frame)) = self.expanded.get(&n) {
+            if first != at {
+                let how = if first_frame == frame {
+                    ""
+                } else {
+                    ", there in another orientation"
+                };
+                let path = line_text(&self.lib.path(first));
+                self.note(
+                    at,
+                    "transposition".to_string(),
+                    Some(format!(
+                        "transposition: the position after `{path}`{how}, proved there"
+                    )),
+                );
+            }
+            return;
+        }
+        self.expanded.insert(n, (at, frame));
+        let to_move = board.to_move();
+        match node {
+            Node::Five => {
+                let winner = board.fives().first().map_or(to_move, |f| f.color);
+                self.note(at, format!("{winner} has five"), None);
+            }
+            Node::Vcf(cells) => {
+                self.note(
+                    at,
+                    format!("{to_move} wins by VCF"),
+                    Some(format!("{to_move} wins by {}", self.line(cells, frame))),
+                );
+                self.vcf(at, cells, frame, board);
+            }
+            Node::Move { play, child } => {
+                let p = self.point(*play, frame);
+                let shown = p.map_or(format!("?{play}"), |p| p.to_string());
+                self.note(at, format!("{to_move} wins by {shown}"), None);
+                if let Some(next) = self.play(at, p, *play, board) {
+                    self.lib.node_mut(next).mark = true;
+                    self.node(next, child.node, frame.after(child.symmetry), board);
+                    board.undo();
+                }
+            }
+            Node::Replies {
+                certificate,
+                replies,
+            } => {
+                let attacker = to_move.opponent();
+                let why = match certificate {
+                    None => "every legal reply is listed".to_string(),
+                    Some(line) => format!(
+                        "certificate: after any reply not listed, {attacker} wins by {}",
+                        self.line(line, frame)
+                    ),
+                };
+                let listed = match replies.len() {
+                    0 => String::new(),
+                    1 => "; the reply listed loses too".to_string(),
+                    n => format!("; the {n} replies listed lose too"),
+                };
+                self.note(
+                    at,
+                    format!("{to_move} to move loses"),
+                    Some(format!("{to_move} to move loses: {why}{listed}")),
+                );
+                for &(r, e) in replies {
+                    let p = self.point(r, frame);
+                    if let Some(next) = self.play(at, p, r, board) {
+                        self.node(next, e.node, frame.after(e.symmetry), board);
+                        board.undo();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes out a VCF below library node `at`: each attacker four (marked) and the
+    /// defender's forced reply, then the final five.
+    fn vcf(&mut self, mut at: usize, cells: &[Cell], frame: Symmetry, board: &mut Board) {
+        let attacker = board.to_move();
+        let defender = attacker.opponent();
+        let mut played = 0;
+        let mut whole = true;
+        for &c in cells {
+            let Some(next) = self.play(at, self.point(c, frame), c, board) else {
+                whole = false;
+                break;
+            };
+            played += 1;
+            at = next;
+            self.lib.node_mut(at).mark = true;
+            let p = board.moves()[board.moves().len() - 1];
+            if board.makes_five(p, attacker) {
+                // A line that keeps its final five.
+                self.note(at, format!("{attacker} has five"), None);
+                whole = false;
+                break;
+            }
+            // The defender's reply, or why the line ends here.
+            let reply = match board.defence(p, attacker) {
+                Defence::Forced(q) if board.is_legal(q) => Ok(q),
+                Defence::Forced(q) => Err(format!(
+                    "{defender} cannot stop the four at {q}: it is forbidden"
+                )),
+                Defence::Unstoppable => {
+                    // Two fives: the defender stops one, the attacker plays another.
+                    self.note(at, format!("{defender} cannot stop both fives"), None);
+                    let fives = board.five_points(attacker);
+                    fives
+                        .into_iter()
+                        .find(|&q| board.is_legal(q))
+                        .ok_or(format!(
+                            "{defender} cannot stop either five: both are forbidden"
+                        ))
+                }
+                Defence::Choice(points) => Err(format!(
+                    "{defender} may stop the four at any of {}",
+                    points
+                        .iter()
+                        .map(Point::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+                Defence::NoFour => Err(format!("{p} is no four: damaged database")),
+            };
+            match reply {
+                Ok(q) => {
+                    board.play_unchecked(q);
+                    played += 1;
+                    at = self.lib.add_child(at, Some(q));
+                }
+                Err(why) => {
+                    self.note(at, why, None);
+                    whole = false;
+                    break;
+                }
+            }
+        }
+        if whole
+            && board.to_move() == attacker
+            && board.fives().is_empty()
+            && let Some(&five) = board.five_points(attacker).first()
+        {
+            board.play_unchecked(five);
+            played += 1;
+            let last = self.lib.add_child(at, Some(five));
+            self.lib.node_mut(last).mark = true;
+            self.note(last, format!("{attacker} has five"), None);
+        }
+        for _ in 0..played {
+            board.undo();
         }
     }
 }

@@ -31,7 +31,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use build::{Added, Builder, Combined, proof_rules};
-pub use export::export_text;
+pub use export::{export_lib, export_text};
 pub use format::{HEADER_LEN, MAGIC, VERSION, decode, encode};
 
 use crate::rules::{Board, Color, Point, Rules, Size, Symmetry};

@@ -381,3 +381,43 @@ fn a_book_being_built_is_locked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("another process"));
 }
+
+#[test]
+fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("lib.db");
+    let lib = "tests/data/renlib/synthetic-gbk.lib";
+    let library = renju::renlib::read_file(Path::new(lib), renju::renlib::Encoding::Auto).unwrap();
+    let out = renju()
+        .args(["book", "build", "--db"])
+        .arg(&book)
+        .args(["--roots-lib", lib, "--budget", "0", "--json", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let roots = json(&out.stdout)["roots"].as_array().unwrap().clone();
+    assert!(!roots.is_empty());
+    assert!(roots.len() <= library.lines().len());
+    for r in &roots {
+        assert!(r["name"].as_str().unwrap().starts_with(lib), "{r}");
+    }
+
+    let damaged = dir.path().join("damaged.lib");
+    let bytes = std::fs::read(lib).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
+    let out = renju()
+        .args(["book", "build", "--db"])
+        .arg(dir.path().join("other.db"))
+        .arg("--roots-lib")
+        .arg(&damaged)
+        .args(["--budget", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

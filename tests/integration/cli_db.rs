@@ -497,7 +497,8 @@ fn damaged_files_are_rejected_by_check_and_info() {
 /// Damage the checksum does not catch (the CRC-32 recomputed after changing a body byte):
 /// every command answers with an exit status of its own, never a panic or a hang. `check`
 /// passes only a file `db info` can read; when `db info` can read it, `db query` and
-/// `db export` (which replay and walk the damaged trees) must not fail either.
+/// `db export` (text and RenLib library; they replay and walk the damaged trees) must not fail
+/// either.
 ///
 /// A few changes leave a database that is still right: moving a root's stone that the proof
 /// never touches gives a correct proof of another position, and `check` rightly passes it.
@@ -574,10 +575,12 @@ fn damaged_body(path: &Path, position: &str, what: &str) -> usize {
         Some(0) => {}
         other => panic!("{what} info: exit {other:?}: {err}"),
     }
+    let lib = path.with_extension("lib");
     for args in [
         vec!["db", "query", s(path), position],
         vec!["db", "query", s(path), "h8"],
         vec!["db", "export", s(path)],
+        vec!["db", "export", s(path), "--format", "lib", "--out", s(&lib)],
     ] {
         let out = run(&args);
         let err = stderr(&out);

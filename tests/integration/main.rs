@@ -16,6 +16,7 @@ mod line_check;
 mod parallel;
 mod proof_replay;
 mod props;
+mod renlib;
 mod solve;
 mod support;
 mod threat_props;
