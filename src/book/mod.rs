@@ -1273,6 +1273,22 @@ mod tests {
     }
 
     #[test]
+    fn at_the_ply_limit_a_leaf_is_searched_again_with_a_doubled_budget() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        book.settings.max_ply = Some(0);
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let rounds = grow(&mut book, &mut db, 500);
+        let root = &book.nodes[0];
+        assert_eq!(root.status, Status::Won(Color::Black));
+        assert!(!root.expanded && root.children.is_empty());
+        assert_eq!(root.attempts as usize, rounds - 1);
+        assert!(rounds > 1, "500 nodes proved it at once");
+        assert_eq!(book.nodes.len(), 1);
+    }
+
+    #[test]
     fn growth_is_deterministic_on_one_thread_with_node_budgets() {
         let run = || {
             let mut book = Book::new(Rules::renju(), Size::STANDARD);
