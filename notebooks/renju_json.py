@@ -131,6 +131,7 @@ def _check_book(book, where):
             _field(root, key, (int,), at, nullable=True)
         for key in ("positions", "frontier"):
             _field(root, key, (int,), at)
+        _field(root, "seconds", (int, float), at)
         _field(root, "deepest_unproved", (list,), at)
     for i, sample in enumerate(history):
         at = f"{where}: history[{i}]"
@@ -162,11 +163,10 @@ def book_label(book):
 
 
 def roots_table(books):
-    """One row per root of every book. `seconds` is the book's build time when the book has
-    this one root, and NaN otherwise: the CLI records time per book, not per root."""
+    """One row per root of every book. `seconds` is the time spent searching positions under
+    the root (the CLI's per-root `seconds`), and `book_seconds` the whole book's build time."""
     rows = []
     for book in books:
-        single = len(book["roots"]) == 1
         for root in book["roots"]:
             rows.append({
                 "book": book_label(book),
@@ -179,7 +179,7 @@ def roots_table(books):
                 "proof_depth": root["proof_depth"],
                 "positions": root["positions"],
                 "frontier": root["frontier"],
-                "seconds": book["seconds"] if single else math.nan,
+                "seconds": root["seconds"],
                 "book_seconds": book["seconds"],
                 "book_roots": len(book["roots"]),
             })

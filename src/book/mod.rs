@@ -182,6 +182,9 @@ pub struct BookRoot {
     pub attacker: Color,
     /// Its node.
     pub node: u32,
+    /// Seconds its leaves have been searched by `book build`, over every run (searches on
+    /// several threads at once each count in full).
+    pub seconds: f64,
 }
 
 /// How the book grows; kept in the journal, and changed by the flags of a later run.
@@ -293,6 +296,7 @@ struct Job {
     board: Board,
     result: Option<crate::solve::Solution>,
     cut_short: bool,
+    seconds: f64,
 }
 
 pub(crate) fn points_of(board: &Board, color: Color) -> Vec<Point> {
@@ -362,6 +366,7 @@ impl Book {
             to_move: board.to_move(),
             attacker,
             node,
+            seconds: 0.0,
         });
         Ok(true)
     }
@@ -683,12 +688,15 @@ impl Book {
                     board,
                     result: None,
                     cut_short: false,
+                    seconds: 0.0,
                 });
             }
         }
         pool.install(|| {
             jobs.par_iter_mut().for_each(|job| {
+                let started = Instant::now();
                 let (solution, cut_short) = search(&job.board, job.attempts, options);
+                job.seconds = started.elapsed().as_secs_f64();
                 job.result = Some(solution);
                 job.cut_short = cut_short;
             });
@@ -700,6 +708,8 @@ impl Book {
             self.totals.searches += 1;
             self.totals.nodes += solution.nodes;
             let leaf = job.node;
+            let root = self.nodes[leaf as usize].root as usize;
+            self.roots[root].seconds += job.seconds;
             let to_move = job.board.to_move();
             match (solution.verdict, &solution.proof) {
                 (Verdict::Win | Verdict::Loss, Some(proof)) => {
@@ -1036,6 +1046,7 @@ impl Book {
                     },
                     proof_nodes: stored.map(|s| db.reachable(s)),
                     proof_depth: stored.and_then(|s| depths.get(s as usize).copied()),
+                    seconds: r.seconds,
                     positions,
                     frontier: self.frontier(r.node),
                     children: n.children.len(),
@@ -1073,6 +1084,8 @@ pub struct RootReport {
     pub proof_nodes: Option<usize>,
     /// The most attacker moves the stored proof needs to reach a five.
     pub proof_depth: Option<u32>,
+    /// Seconds of leaf searches under it (see [`BookRoot::seconds`]).
+    pub seconds: f64,
     /// Book positions under the root, itself included.
     pub positions: usize,
     /// Unsettled leaves under it.
