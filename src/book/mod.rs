@@ -283,8 +283,6 @@ pub struct Round {
     pub searched: usize,
     /// Leaves found in the database.
     pub looked_up: usize,
-    /// Leaves settled.
-    pub settled: usize,
     /// Solver nodes.
     pub nodes: u64,
 }
@@ -727,9 +725,6 @@ impl Book {
         }
         for &leaf in &leaves {
             self.nodes[leaf as usize].busy = false;
-            if self.nodes[leaf as usize].status.settled() {
-                round.settled += 1;
-            }
             self.settle_upwards(leaf, db)?;
         }
         Ok(round)
@@ -800,8 +795,7 @@ impl Book {
     /// the same for every node above it.
     fn settle_upwards(&mut self, mut node: u32, db: &mut Builder) -> Result<(), BookError> {
         loop {
-            let n = &self.nodes[node as usize];
-            if !n.status.settled() && n.expanded {
+            if self.decidable(node) {
                 let board = self.board(node)?;
                 self.settle_node(node, &board, db)?;
             }
@@ -812,6 +806,23 @@ impl Book {
             }
             node = parent;
         }
+    }
+
+    /// Whether an expanded, unsettled node's children may decide it: one is won for the side
+    /// to move, or all are settled (then it is settled, or its next batch opens). Only then
+    /// is its position played out.
+    fn decidable(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        if n.status.settled() || !n.expanded {
+            return false;
+        }
+        let side = self.to_move(node);
+        n.children
+            .iter()
+            .all(|&c| self.nodes[c as usize].status.settled())
+            || n.children
+                .iter()
+                .any(|&c| self.nodes[c as usize].status == Status::Won(side))
     }
 
     /// Settles an expanded node whose children decide it.
@@ -913,9 +924,9 @@ impl Book {
             let n = &mut self.nodes[leaf as usize];
             n.busy = false;
             n.status = Status::Planned;
+            self.refresh_path(leaf);
             planned.push((leaf, self.board(leaf)?));
         }
-        self.recompute();
         Ok(planned)
     }
 
@@ -1136,8 +1147,10 @@ pub(crate) fn search(
         .stop
         .as_ref()
         .is_some_and(|s| s.load(Ordering::Relaxed));
-    let run_over = options.deadline.is_some_and(|d| Instant::now() >= d)
-        && own.is_none_or(|o| options.deadline.is_some_and(|d| d < o));
+    // Cut short by the run's end: the run's deadline came before the search's own, and passed.
+    let run_over = options
+        .deadline
+        .is_some_and(|d| own.is_none_or(|o| d < o) && Instant::now() >= d);
     (solution, stopped || run_over)
 }
 
@@ -1165,19 +1178,6 @@ fn certificate(board: &Board, color: Color) -> Option<crate::threat::Line> {
 #[must_use]
 pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
     let other = side.opponent();
-    let size = board.size();
-    let near = |p: Point| {
-        (-2i32..=2).any(|dx| {
-            (-2i32..=2).any(|dy| {
-                let (x, y) = (i32::from(p.x()) + dx, i32::from(p.y()) + dy);
-                x >= 0
-                    && y >= 0
-                    && x < i32::from(size.cols())
-                    && y < i32::from(size.rows())
-                    && !board.is_empty(Point::new(x as u8, y as u8))
-            })
-        })
-    };
     let mut scored: Vec<(u32, u32, Point)> = board
         .points()
         .filter(|&p| board.is_legal_for(p, side))
@@ -1188,7 +1188,7 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
                 1
             } else if board.threes_at(p, other) > 0 {
                 2
-            } else if near(p) {
+            } else if board.has_stone_near(p, 2) {
                 3
             } else {
                 4

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{RoundOptions, search};
 use crate::db::Builder;
-use crate::rules::{Board, Color, Point, Rule, Rules, Size};
+use crate::rules::{Board, Color, Point, Rules, Size};
 use crate::solve::Verdict;
 
 /// The format name in every unit file.
@@ -116,17 +116,7 @@ impl Unit {
                 self.version
             ));
         }
-        let rule: Rule = self
-            .rule
-            .parse()
-            .map_err(|_| format!("unknown rule `{}`", self.rule))?;
-        let k = rule.has_variable_k().then_some(self.k);
-        let rules = Rules::new(rule, k).map_err(|e| e.to_string())?;
-        let size: Size = self
-            .size
-            .parse()
-            .map_err(|_| format!("bad board size `{}`", self.size))?;
-        Ok((rules, size))
+        crate::db::rules_named(&self.rule, self.k, &self.size)
     }
 
     /// Every position as a board.

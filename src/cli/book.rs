@@ -140,9 +140,13 @@ struct Opened {
     db: Builder,
 }
 
-/// Opens the book at `path`: its journal and database. A missing journal is a new book when
-/// `create`, under the database's rules if it exists, else the global flags'.
-fn open(path: &Path, given: &PositionOptions, create: bool) -> Result<Opened> {
+/// Reads the book at `path`: its journal and its database, if written yet. A missing journal
+/// is a new book when `create`, under the database's rules if it exists, else the given ones.
+fn read_book(
+    path: &Path,
+    given: &PositionOptions,
+    create: bool,
+) -> Result<(Book, Option<Database>)> {
     let journal = journal_path(path);
     let db = if path.exists() {
         Some(crate::cli::db::read(path)?)
@@ -166,36 +170,41 @@ fn open(path: &Path, given: &PositionOptions, create: bool) -> Result<Opened> {
             path.display()
         )));
     };
+    if let Some(db) = &db
+        && (db.rules != book.rules || db.size != book.size)
+    {
+        return Err(input_error(format!(
+            "`{}` is for {} on {}, its journal for {} on {}",
+            path.display(),
+            db.rules,
+            db.size,
+            book.rules,
+            book.size
+        )));
+    }
+    Ok((book, db))
+}
+
+/// Opens the book at `path` for growing (see [`read_book`]).
+fn open(path: &Path, given: &PositionOptions, create: bool) -> Result<Opened> {
+    let (book, db) = read_book(path, given, create)?;
     let db = match db {
-        Some(db) => {
-            if db.rules != book.rules || db.size != book.size {
-                return Err(input_error(format!(
-                    "`{}` is for {} on {}, its journal for {} on {}",
-                    path.display(),
-                    db.rules,
-                    db.size,
-                    book.rules,
-                    book.size
-                )));
-            }
-            Builder::extend(db)
-        }
+        Some(db) => Builder::extend(db),
         None => Builder::new(book.rules, book.size),
     };
     Ok(Opened { book, db })
 }
 
-/// Writes the database, then the journal, each atomically.
-fn save(path: &Path, opened: &Opened) -> Result<()> {
-    opened
-        .db
-        .database()
-        .compacted()
-        .write(path)
+/// Writes the database (compacted), then the journal, each atomically; returns the database
+/// written.
+fn save(path: &Path, opened: &Opened) -> Result<Database> {
+    let db = opened.db.database().compacted();
+    db.write(path)
         .with_context(|| format!("cannot write `{}`", path.display()))?;
     let journal = journal_path(path);
     renju::atomic::write_atomic(&journal, &opened.book.encode())
-        .with_context(|| format!("cannot write `{}`", journal.display()))
+        .with_context(|| format!("cannot write `{}`", journal.display()))?;
+    Ok(db)
 }
 
 /// Holds the book's update lock, or fails at once naming the other process's file.
@@ -560,8 +569,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     opened.book.totals.seconds += last_checkpoint.elapsed().as_secs_f64();
     let sample = opened.book.sample();
     opened.book.history.push(sample);
-    save(&args.book, &opened)?;
-    let db = opened.db.database().compacted();
+    let db = save(&args.book, &opened)?;
     print_standing(
         &standing(&args.book, &opened.book, &db, Some(stopped)),
         global,
@@ -569,9 +577,9 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
 }
 
 fn status(path: &Path, global: &Global, given: &PositionOptions) -> Result<()> {
-    let opened = open(path, given, false)?;
-    let db = opened.db.database().clone();
-    print_standing(&standing(path, &opened.book, &db, None), global)
+    let (book, db) = read_book(path, given, false)?;
+    let db = db.unwrap_or_else(|| Database::new(book.rules, book.size));
+    print_standing(&standing(path, &book, &db, None), global)
 }
 
 fn plan(

@@ -535,16 +535,21 @@ impl Builder {
 /// # Errors
 /// [`DbError::Proof`] naming a field that does not parse.
 pub fn proof_rules(proof: &Proof) -> Result<(Rules, Size), DbError> {
-    let rule: Rule = proof
-        .rule
+    rules_named(&proof.rule, proof.k, &proof.size).map_err(DbError::Proof)
+}
+
+/// The rule set and board size from their names in a file: the rule (`renju`, ...), the win
+/// length (used by the rules that have one) and the size (`15`, `COLSxROWS`).
+///
+/// # Errors
+/// A message naming the field that does not parse.
+pub fn rules_named(rule: &str, k: u32, size: &str) -> Result<(Rules, Size), String> {
+    let parsed: Rule = rule.parse().map_err(|_| format!("unknown rule `{rule}`"))?;
+    let k = parsed.has_variable_k().then_some(k);
+    let rules = Rules::new(parsed, k).map_err(|e| e.to_string())?;
+    let size: Size = size
         .parse()
-        .map_err(|_| DbError::Proof(format!("unknown rule `{}`", proof.rule)))?;
-    let k = rule.has_variable_k().then_some(proof.k);
-    let rules = Rules::new(rule, k).map_err(|e| DbError::Proof(e.to_string()))?;
-    let size: Size = proof
-        .size
-        .parse()
-        .map_err(|_| DbError::Proof(format!("bad board size `{}`", proof.size)))?;
+        .map_err(|_| format!("bad board size `{size}`"))?;
     Ok((rules, size))
 }
 

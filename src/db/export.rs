@@ -49,6 +49,27 @@ pub fn export_text(db: &Database, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
+/// Stored cells as moves in the shown orientation (`frame` maps the stored one onto it).
+fn moves_text(db: &Database, cells: &[Cell], frame: Symmetry) -> String {
+    cells
+        .iter()
+        .map(|&c| match db.point(c) {
+            Some(p) => frame.apply(p, db.size).to_string(),
+            None => format!("?{c}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A VCF line as stored (the final five left out), in words.
+fn line_words(db: &Database, cells: &[Cell], frame: Symmetry) -> String {
+    if cells.is_empty() {
+        "the five".to_string()
+    } else {
+        format!("VCF {}, then the five", moves_text(db, cells, frame))
+    }
+}
+
 struct Walk<'a> {
     db: &'a Database,
     out: &'a mut dyn Write,
@@ -57,26 +78,6 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn moves(&self, cells: &[Cell], frame: Symmetry) -> String {
-        cells
-            .iter()
-            .map(|&c| match self.db.point(c) {
-                Some(p) => frame.apply(p, self.db.size).to_string(),
-                None => format!("?{c}"),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// A VCF line as stored (the final five left out), in words.
-    fn line(&self, cells: &[Cell], frame: Symmetry) -> String {
-        if cells.is_empty() {
-            "the five".to_string()
-        } else {
-            format!("VCF {}, then the five", self.moves(cells, frame))
-        }
-    }
-
     /// Shows node `n`, whose stored orientation `frame` maps onto the shown one.
     fn node(&mut self, n: u32, frame: Symmetry, to_move: Color, indent: usize) -> io::Result<()> {
         let pad = "  ".repeat(indent);
@@ -97,13 +98,13 @@ impl Walk<'_> {
             Node::Vcf(line) => writeln!(
                 self.out,
                 "{pad}[n{n}] {to_move} wins by {}",
-                self.line(line, frame)
+                line_words(self.db, line, frame)
             ),
             Node::Move { play, child } => {
                 writeln!(
                     self.out,
                     "{pad}[n{n}] {to_move} plays {}",
-                    self.moves(&[*play], frame)
+                    moves_text(self.db, &[*play], frame)
                 )?;
                 self.node(
                     child.node,
@@ -125,11 +126,15 @@ impl Walk<'_> {
                         self.out,
                         "{pad}[n{n}] {to_move} to move loses: after any reply not listed, {} wins by {}",
                         to_move.opponent(),
-                        self.line(line, frame)
+                        line_words(self.db, line, frame)
                     )?,
                 }
                 for &(r, e) in replies {
-                    writeln!(self.out, "{pad}  {to_move} {}:", self.moves(&[r], frame))?;
+                    writeln!(
+                        self.out,
+                        "{pad}  {to_move} {}:",
+                        moves_text(self.db, &[r], frame)
+                    )?;
                     self.node(
                         e.node,
                         frame.after(e.symmetry),
@@ -286,26 +291,6 @@ impl LibWalk<'_> {
         self.db.point(c).map(|p| frame.apply(p, self.db.size))
     }
 
-    fn moves(&self, cells: &[Cell], frame: Symmetry) -> String {
-        cells
-            .iter()
-            .map(|&c| {
-                self.point(c, frame)
-                    .map_or(format!("?{c}"), |p| p.to_string())
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// A VCF line as stored (the final five left out), in words.
-    fn line(&self, cells: &[Cell], frame: Symmetry) -> String {
-        if cells.is_empty() {
-            "the five".to_string()
-        } else {
-            format!("VCF {}, then the five", self.moves(cells, frame))
-        }
-    }
-
     /// Plays `p` below library node `at` if it can be: the new library node.
     fn play(&mut self, at: usize, p: Option<Point>, c: Cell, board: &mut Board) -> Option<usize> {
         match p {
@@ -364,7 +349,10 @@ impl LibWalk<'_> {
                 self.note(
                     at,
                     format!("{to_move} wins by VCF"),
-                    Some(format!("{to_move} wins by {}", self.line(cells, frame))),
+                    Some(format!(
+                        "{to_move} wins by {}",
+                        line_words(self.db, cells, frame)
+                    )),
                 );
                 self.vcf(at, cells, frame, board);
             }
@@ -387,7 +375,7 @@ impl LibWalk<'_> {
                     None => "every legal reply is listed".to_string(),
                     Some(line) => format!(
                         "certificate: after any reply not listed, {attacker} wins by {}",
-                        self.line(line, frame)
+                        line_words(self.db, line, frame)
                     ),
                 };
                 let listed = match replies.len() {

@@ -30,7 +30,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use build::{Added, Builder, Combined, proof_rules};
+pub use build::{Added, Builder, Combined, proof_rules, rules_named};
 pub use export::{export_lib, export_text};
 pub use format::{HEADER_LEN, MAGIC, VERSION, decode, encode};
 

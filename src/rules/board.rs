@@ -165,6 +165,22 @@ impl Board {
         self.points().filter_map(|p| self.stone(p).map(|c| (p, c)))
     }
 
+    /// Whether a stone stands within `reach` steps of `p` in any direction (`p` itself
+    /// included).
+    #[must_use]
+    pub fn has_stone_near(&self, p: Point, reach: i32) -> bool {
+        (-reach..=reach).any(|dx| {
+            (-reach..=reach).any(|dy| {
+                let (x, y) = (i32::from(p.x()) + dx, i32::from(p.y()) + dy);
+                x >= 0
+                    && y >= 0
+                    && x < i32::from(self.size.cols())
+                    && y < i32::from(self.size.rows())
+                    && !self.is_empty(Point::new(x as u8, y as u8))
+            })
+        })
+    }
+
     /// Every point of the board, file by file from `a1` (the order of [`Point`]'s `Ord`).
     pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
         let size = self.size;

@@ -595,22 +595,12 @@ impl<'a> Prover<'a> {
     /// empty board.
     fn nearby_moves(&self) -> Vec<Point> {
         let size = self.board.size();
-        let near = |p: Point| {
-            (-2i32..=2).any(|dx| {
-                (-2i32..=2).any(|dy| {
-                    let (x, y) = (i32::from(p.x()) + dx, i32::from(p.y()) + dy);
-                    x >= 0
-                        && y >= 0
-                        && x < i32::from(size.cols())
-                        && y < i32::from(size.rows())
-                        && !self.board.is_empty(Point::new(x as u8, y as u8))
-                })
-            })
-        };
         let moves: Vec<Point> = self
             .board
             .points()
-            .filter(|&p| self.board.is_legal_for(p, self.attacker) && near(p))
+            .filter(|&p| {
+                self.board.is_legal_for(p, self.attacker) && self.board.has_stone_near(p, 2)
+            })
             .collect();
         if moves.is_empty() && self.board.stones().next().is_none() {
             let centre = Point::new(size.cols() / 2, size.rows() / 2);

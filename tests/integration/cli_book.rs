@@ -2,12 +2,12 @@
 //! plan / work / merge cycle without a scheduler, and the errors of each subcommand.
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::renju;
+use crate::support::{run, stderr};
 
 const VCT: &str = "data/examples/vct.txt";
 
@@ -17,26 +17,34 @@ fn json(out: &[u8]) -> Value {
     })
 }
 
-fn status(book: &Path) -> Value {
-    let out = renju()
-        .args(["book", "status", "--json"])
-        .arg(book)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// A path as a command-line argument.
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}
+
+/// `renju ARGS`, which must succeed; the JSON it prints.
+fn ok(args: &[&str]) -> Value {
+    let out = run(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     json(&out.stdout)
 }
 
+/// `renju ARGS`, which must fail as bad input: exit status 2 and one line on stderr, which
+/// is returned.
+fn input_error(args: &[&str]) -> String {
+    let out = run(args);
+    let stderr = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+    stderr
+}
+
+fn status(book: &Path) -> Value {
+    ok(&["book", "status", "--json", arg(book)])
+}
+
 fn check_ok(book: &Path) -> Value {
-    let out = renju()
-        .args(["check", "--json"])
-        .arg(book)
-        .output()
-        .unwrap();
+    let out = run(&["check", "--json", arg(book)]);
     let report = json(&out.stdout);
     assert!(out.status.success(), "check failed: {report}");
     assert_eq!(report["ok"], true);
@@ -47,19 +55,20 @@ fn check_ok(book: &Path) -> Value {
 fn a_small_book_is_proved_from_the_top_and_checks() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--roots", VCT, "--position-nodes", "2000", "--threads", "2"])
-        .args(["--json", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let built = json(&out.stdout);
+    let built = ok(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots",
+        VCT,
+        "--position-nodes",
+        "2000",
+        "--threads",
+        "2",
+        "--json",
+        "--quiet",
+    ]);
     assert_eq!(built["stopped"], "every root settled");
     let root = &built["roots"][0];
     assert_eq!(root["result"], "proved");
@@ -71,40 +80,29 @@ fn a_small_book_is_proved_from_the_top_and_checks() {
     assert!(report["roots"].as_u64().unwrap() >= 1);
     // Status reads the same book back; the database answers for the root.
     assert_eq!(status(&book)["roots"][0]["result"], "proved");
-    let query = renju()
-        .args(["db", "query", "--json"])
-        .arg(&book)
-        .arg(VCT)
-        .output()
-        .unwrap();
+    let query = run(&["db", "query", "--json", arg(&book), VCT]);
     assert_eq!(json(&query.stdout)["result"], "win");
     // Built again, a settled book has nothing to do.
-    let again = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--json", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(again.status.success());
-    assert_eq!(json(&again.stdout)["searches"], built["searches"]);
+    let again = ok(&["book", "build", "--db", arg(&book), "--json", "--quiet"]);
+    assert_eq!(again["searches"], built["searches"]);
 }
 
 #[test]
 fn an_opening_root_is_the_opening_on_the_board() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("d4.db");
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--opening", "kagetsu", "--budget", "0", "--json", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let built = json(&out.stdout);
+    let built = ok(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--opening",
+        "kagetsu",
+        "--budget",
+        "0",
+        "--json",
+        "--quiet",
+    ]);
     let root = &built["roots"][0];
     assert_eq!(root["name"], "D4 Kagetsu");
     assert_eq!(root["moves"], serde_json::json!(["h8", "h9", "i9"]));
@@ -119,15 +117,26 @@ fn a_killed_build_resumes_without_losing_proved_work() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let journal = dir.path().join("book.db.journal");
-    let args = |c: &mut std::process::Command| {
-        c.args(["book", "build", "--db"])
-            .arg(&book)
-            .args(["--roots", VCT, "--position-nodes", "300", "--threads", "2"])
-            .args(["--checkpoint", "0.3", "--json", "--quiet"]);
+    let grow = |book: &Path, checkpoint: bool| -> Vec<String> {
+        let mut args = vec!["book", "build", "--db", arg(book), "--roots", VCT];
+        args.extend([
+            "--position-nodes",
+            "300",
+            "--threads",
+            "2",
+            "--json",
+            "--quiet",
+        ]);
+        if checkpoint {
+            args.extend(["--checkpoint", "0.3"]);
+        }
+        args.into_iter().map(String::from).collect()
     };
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("renju"));
-    args(&mut cmd);
-    let mut child = cmd.stdout(Stdio::null()).spawn().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("renju"))
+        .args(grow(&book, true))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
     let started = Instant::now();
     while !journal.exists() || started.elapsed() < Duration::from_millis(1500) {
         assert!(
@@ -153,15 +162,10 @@ fn a_killed_build_resumes_without_losing_proved_work() {
     assert!(positions_before > 1, "no work saved: {before}");
     let db_before = check_ok(&book)["roots"].as_u64().unwrap();
 
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("renju"));
-    args(&mut cmd);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let resumed = json(&out.stdout);
+    let resumed = ok(&grow(&book, true)
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
     assert_eq!(resumed["roots"][0]["result"], "proved", "{resumed}");
     assert!(resumed["positions"].as_u64().unwrap() >= positions_before);
     let after = check_ok(&book);
@@ -169,13 +173,7 @@ fn a_killed_build_resumes_without_losing_proved_work() {
 
     // The resumed run did less than a run from scratch: the killed run's work was kept.
     let fresh = dir.path().join("fresh.db");
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(&fresh)
-        .args(["--roots", VCT, "--position-nodes", "300", "--threads", "2"])
-        .args(["--json", "--quiet"])
-        .output()
-        .unwrap();
+    let out: Output = run(&grow(&fresh, false));
     let whole = json(&out.stdout)["searches"].as_u64().unwrap();
     let resumed_searches = resumed["searches"].as_u64().unwrap() - searches_before;
     assert!(
@@ -189,44 +187,37 @@ fn a_killed_build_resumes_without_losing_proved_work() {
 fn plan_work_and_merge_prove_a_book_in_rounds() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
-    let init = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--roots", VCT, "--budget", "0", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        init.status.success(),
-        "{}",
-        String::from_utf8_lossy(&init.stderr)
-    );
+    let init = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots",
+        VCT,
+        "--budget",
+        "0",
+        "--quiet",
+    ]);
+    assert!(init.status.success(), "{}", stderr(&init));
     let mut rounds = 0;
     loop {
         rounds += 1;
         assert!(rounds <= 6, "not proved in 5 rounds");
         let units = dir.path().join(format!("round-{rounds}"));
-        let out = renju()
-            .args(["book", "plan"])
-            .arg(&book)
-            .args([
-                "--shards",
-                "2",
-                "--per-shard",
-                "128",
-                "--position-nodes",
-                "2000",
-            ])
-            .arg("--out")
-            .arg(&units)
-            .arg("--json")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let planned = json(&out.stdout);
+        let planned = ok(&[
+            "book",
+            "plan",
+            arg(&book),
+            "--shards",
+            "2",
+            "--per-shard",
+            "128",
+            "--position-nodes",
+            "2000",
+            "--out",
+            arg(&units),
+            "--json",
+        ]);
         let n = planned["units"].as_u64().unwrap();
         if n == 0 {
             assert_eq!(planned["finished"], true);
@@ -235,36 +226,28 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
         let mut parts = Vec::new();
         for i in 0..n {
             let part = units.join(format!("part-{i}.db"));
-            let out = renju()
-                .args(["book", "work"])
-                .arg(units.join(format!("unit-{i}.json")))
-                .arg("--out")
-                .arg(&part)
-                .args(["--threads", "1", "--json"])
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let unit = units.join(format!("unit-{i}.json"));
+            let out = run(&[
+                "book",
+                "work",
+                arg(&unit),
+                "--out",
+                arg(&part),
+                "--threads",
+                "1",
+                "--json",
+            ]);
+            assert!(out.status.success(), "{}", stderr(&out));
             assert!(
                 part.exists(),
                 "work writes its part even when it proves nothing"
             );
             parts.push(part);
         }
-        let merged = renju()
-            .args(["db", "merge"])
-            .arg(&book)
-            .args(&parts)
-            .output()
-            .unwrap();
-        assert!(
-            merged.status.success(),
-            "{}",
-            String::from_utf8_lossy(&merged.stderr)
-        );
+        let mut merge = vec!["db", "merge", arg(&book)];
+        merge.extend(parts.iter().map(|p| arg(p)));
+        let merged = run(&merge);
+        assert!(merged.status.success(), "{}", stderr(&merged));
         check_ok(&book);
     }
     assert!(
@@ -280,91 +263,44 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
 fn bad_input_is_one_line_and_exit_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
-    let cases: Vec<(Vec<String>, &str)> = vec![
+    let b = arg(&book);
+    let cases: [(&[&str], &str); 5] = [
+        (&["book", "status", b], "no book at"),
+        (&["book", "build", "--db", b], "the book has no roots"),
         (
-            vec!["book".into(), "status".into(), book.display().to_string()],
-            "no book at",
-        ),
-        (
-            vec![
-                "book".into(),
-                "build".into(),
-                "--db".into(),
-                book.display().to_string(),
-            ],
-            "the book has no roots",
-        ),
-        (
-            vec![
-                "book".into(),
-                "build".into(),
-                "--db".into(),
-                book.display().to_string(),
-                "--opening".into(),
-                "D14".into(),
-            ],
+            &["book", "build", "--db", b, "--opening", "D14"],
             "unknown opening `D14`",
         ),
         (
-            vec![
-                "book".into(),
-                "work".into(),
-                "no-such-unit.json".into(),
-                "--out".into(),
-                "x.db".into(),
-            ],
+            &["book", "work", "no-such-unit.json", "--out", "x.db"],
             "cannot read unit",
         ),
         (
-            vec![
-                "book".into(),
-                "plan".into(),
-                book.display().to_string(),
-                "--shards".into(),
-                "0".into(),
-                "--out".into(),
-                "units".into(),
-            ],
+            &["book", "plan", b, "--shards", "0", "--out", "units"],
             "--shards and --per-shard must be at least 1",
         ),
     ];
     for (args, expected) in cases {
-        let out = renju().args(&args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let stderr = input_error(args);
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
 
     // A damaged journal and a damaged unit.
-    renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--roots", VCT, "--budget", "0", "--quiet"])
-        .assert()
-        .success();
+    let init = run(&[
+        "book", "build", "--db", b, "--roots", VCT, "--budget", "0", "--quiet",
+    ]);
+    assert!(init.status.success(), "{}", stderr(&init));
     let journal = dir.path().join("book.db.journal");
     let mut bytes = std::fs::read(&journal).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0xff;
     std::fs::write(&journal, &bytes).unwrap();
-    let out = renju()
-        .args(["book", "status"])
-        .arg(&book)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    assert!(input_error(&["book", "status", b]).contains("damaged"));
     let unit = dir.path().join("unit.json");
     std::fs::write(&unit, "{\"format\":\"renju-book-unit\"}").unwrap();
-    let out = renju()
-        .args(["book", "work"])
-        .arg(&unit)
-        .args(["--out", "x.db"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a work unit"));
+    assert!(
+        input_error(&["book", "work", arg(&unit), "--out", "x.db"]).contains("is not a work unit")
+    );
 }
 
 #[test]
@@ -372,14 +308,17 @@ fn a_book_being_built_is_locked() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let _held = renju::atomic::try_lock_for_update(&book).unwrap().unwrap();
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--roots", VCT, "--budget", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("another process"));
+    let stderr = input_error(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots",
+        VCT,
+        "--budget",
+        "0",
+    ]);
+    assert!(stderr.contains("another process"));
 }
 
 #[test]
@@ -388,36 +327,37 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     let book = dir.path().join("lib.db");
     let lib = "tests/data/renlib/synthetic-gbk.lib";
     let library = renju::renlib::read_file(Path::new(lib), renju::renlib::Encoding::Auto).unwrap();
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(&book)
-        .args(["--roots-lib", lib, "--budget", "0", "--json", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let roots = json(&out.stdout)["roots"].as_array().unwrap().clone();
+    let built = ok(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots-lib",
+        lib,
+        "--budget",
+        "0",
+        "--json",
+        "--quiet",
+    ]);
+    let roots = built["roots"].as_array().unwrap();
     assert!(!roots.is_empty());
     assert!(roots.len() <= library.lines().len());
-    for r in &roots {
+    for r in roots {
         assert!(r["name"].as_str().unwrap().starts_with(lib), "{r}");
     }
 
     let damaged = dir.path().join("damaged.lib");
     let bytes = std::fs::read(lib).unwrap();
     std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
-    let out = renju()
-        .args(["book", "build", "--db"])
-        .arg(dir.path().join("other.db"))
-        .arg("--roots-lib")
-        .arg(&damaged)
-        .args(["--budget", "0"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let other = dir.path().join("other.db");
+    input_error(&[
+        "book",
+        "build",
+        "--db",
+        arg(&other),
+        "--roots-lib",
+        arg(&damaged),
+        "--budget",
+        "0",
+    ]);
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{renju, solve_empty_k3_args};
+use crate::support::{run, solve_empty_k3_args, stderr};
 
 /// A bundled example position.
 fn example(name: &str) -> String {
@@ -24,19 +24,6 @@ fn vct() -> String {
 /// White to move wins by VCF (a one-node proof).
 fn vcf() -> String {
     example("vcf.txt")
-}
-
-/// `renju ARGS` run to completion.
-fn run(args: &[&str]) -> Output {
-    renju()
-        .args(args)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The JSON object printed by a command that must succeed.

@@ -12,22 +12,15 @@
 use std::collections::HashMap;
 use std::process::Output;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
+
+use crate::support::{renju, stderr};
 
 const QUINTET: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/threats/quintet.jsonl"
 );
-
-fn renju() -> Command {
-    Command::cargo_bin("renju").unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()

@@ -8,16 +8,12 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::support::{renju, solve_empty_k3_args};
+use crate::support::{renju, solve_empty_k3_args, stderr};
 
 /// The global arguments of freestyle with k = 3 on a `size` board (the part of
 /// `solve_empty_k3_args` before the command).
 fn k3(size: &str) -> Vec<&str> {
     solve_empty_k3_args(size)[..6].to_vec()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// `renju GLOBAL solve --batch FILE EXTRA`.

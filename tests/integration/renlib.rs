@@ -4,9 +4,7 @@
 //! library whose comments agree with the database, from the library and from the command line.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use proptest::prelude::*;
 use renju::db::{Builder, Database, Index, export_lib, query};
@@ -18,7 +16,7 @@ use renju::renlib::{
 use renju::rules::{Point, Rules, Size};
 use renju::solve::{SolveOptions, Verdict, solve};
 
-use crate::support::{renju, solve_empty_k3_args};
+use crate::support::{run, solve_empty_k3_args};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -508,14 +506,6 @@ fn exported_library_agrees_with_the_database() {
     // The export survives a write and a read.
     let bytes = write(&lib, Encoding::Auto).unwrap();
     assert_eq!(dump(&read(&bytes, Encoding::Auto).unwrap()), dump(&lib));
-}
-
-fn run(args: &[&str]) -> Output {
-    renju()
-        .args(args)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! the plain grid of the checker's own rules (`renju::check::rules`), the reference the fast
 //! rules core is tested against.
 
+use std::process::Output;
+use std::time::Duration;
+
 use assert_cmd::Command;
 use renju::rules::{Board, Color, Forbidden, Point, Rules, Size};
 
@@ -57,6 +60,20 @@ pub fn board_with(size: Size, stones: &[(Point, Color)]) -> Board {
 /// The `renju` binary built for the tests.
 pub fn renju() -> Command {
     Command::cargo_bin("renju").unwrap()
+}
+
+/// `renju ARGS` run to completion (at most a minute).
+pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    renju()
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap()
+}
+
+/// A command's standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The arguments of `renju solve` on the empty `size` board, freestyle with k = 3 (more
