@@ -34,7 +34,7 @@ pub struct Unit {
     pub position_time: Option<f64>,
     /// Nodes per position (doubled likewise).
     pub position_nodes: Option<u64>,
-    /// Table bound per position search, in MiB.
+    /// Memory for the searches `book work` runs at once, in MiB, shared among them.
     pub memory_mb: Option<u64>,
     /// The positions.
     pub positions: Vec<UnitPosition>,
@@ -147,8 +147,8 @@ impl Unit {
             .collect()
     }
 
-    /// Searches every position on `pool` and adds each proof to `db`; the results come back
-    /// in the unit's order.
+    /// Searches every position on `pool` (the unit's memory shared among its threads) and
+    /// adds each proof to `db`; the results come back in the unit's order.
     ///
     /// # Errors
     /// A position that does not set up, or a proof the database refuses.
@@ -160,10 +160,14 @@ impl Unit {
     ) -> Result<Vec<WorkResult>, String> {
         use rayon::prelude::*;
         let boards = self.boards()?;
+        let at_once = pool.current_num_threads().max(1) as u64;
         let options = RoundOptions {
             position_time: self.position_time,
             position_nodes: self.position_nodes,
-            memory_mb: self.memory_mb.or(options.memory_mb),
+            memory_mb: self
+                .memory_mb
+                .or(options.memory_mb)
+                .map(|m| (m / at_once).max(16)),
             ..options.clone()
         };
         let solutions: Vec<_> = pool.install(|| {

@@ -667,7 +667,7 @@ fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Resul
     let options = RoundOptions {
         threads,
         stop: Some(interrupted()),
-        memory_mb: Some((1024 / threads as u64).max(16)),
+        memory_mb: Some(1024),
         ..RoundOptions::default()
     };
     let mut db = Builder::new(rules, size);
