@@ -2,6 +2,8 @@
 //! `tests/data/threats/`): every VCF case, and the VCT cases with quintet's own length and
 //! threat limits. Each bench asserts its result inside the timed loop.
 //!
+//! `vct_threads` runs the cases of the speed goal on 1 and 2 threads.
+//!
 //! `bench_vct_small_but_long` and `bench_vct_unstable` take tens of seconds a run; they are
 //! measured only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which
 //! runs every other bench once).
@@ -92,5 +94,39 @@ fn vct_cases(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, vcf_cases, vct_cases);
+/// The four VCT cases of the goal on 1 and 2 threads (`vct_threads/CASE/N`): on more
+/// threads, narrower searches run beside the asked one. The heavy two need `RENJU_HEAVY_BENCH`.
+fn vct_threads(c: &mut Criterion) {
+    let heavy = std::env::var_os("RENJU_HEAVY_BENCH").is_some();
+    let mut group = c.benchmark_group("vct_threads");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    for (case, board, attacker) in cases().into_iter().filter(|(c, ..)| c.kind == "VCT") {
+        let name = short_name(&case.id);
+        let light = matches!(name, "README_VCT" | "bench_vct_black");
+        let heavy_case = matches!(name, "bench_vct_small_but_long" | "bench_vct_unstable");
+        if !light && !(heavy && heavy_case) {
+            continue;
+        }
+        for threads in [1, 2] {
+            let options = VctOptions {
+                max_depth: case.expect_win_within,
+                threat_fours: case.threat_limit.or(Some(3)),
+                threads: Some(threads),
+                ..VctOptions::default()
+            };
+            group.bench_function(format!("{name}/{threads}"), |b| {
+                b.iter(|| {
+                    let report = vct(black_box(&board), attacker, &options);
+                    assert!(matches!(report.outcome, Outcome::Win(_)), "{}", case.id);
+                    report
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, vcf_cases, vct_cases, vct_threads);
 criterion_main!(benches);

@@ -38,7 +38,10 @@ pub struct SearchArgs {
     /// per line, in input order.
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     batch: Option<PathBuf>,
-    /// Threads for --batch (default: all cores).
+    /// Threads (default: all cores). With --batch, positions run in parallel, each on one
+    /// thread. `vct` on one position runs narrower searches (smaller --threat-fours) on the
+    /// other threads, and the first win answers: the line and node count may then differ from
+    /// run to run, the result does not. `vcf` takes --threads only with --batch.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
 }
@@ -92,7 +95,13 @@ pub(crate) fn interrupted() -> Arc<AtomicBool> {
     .clone()
 }
 
-fn solve(board: &Board, attacker: Color, kind: Kind, time: Option<f64>) -> (Report, f64) {
+fn solve(
+    board: &Board,
+    attacker: Color,
+    kind: Kind,
+    time: Option<f64>,
+    threads: usize,
+) -> (Report, f64) {
     let start = Instant::now();
     let limits = Limits {
         stop: Some(interrupted()),
@@ -121,6 +130,7 @@ fn solve(board: &Board, attacker: Color, kind: Kind, time: Option<f64>) -> (Repo
                 max_depth,
                 threat_fours,
                 limits,
+                threads: Some(threads),
                 ..VctOptions::default()
             },
         ),
@@ -158,9 +168,9 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         to_move: args.to_move,
         ..options
     };
-    if args.threads.is_some() && args.batch.is_none() {
+    if args.threads.is_some() && args.batch.is_none() && matches!(kind, Kind::Vcf { .. }) {
         return Err(input_error(
-            "--threads applies only with --batch (one position runs on one thread)",
+            "--threads applies to vcf only with --batch (one VCF search runs on one thread)",
         ));
     }
     if let Some(path) = &args.batch {
@@ -172,7 +182,11 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         .expect("clap requires a position without --batch");
     let board = crate::read_position_text(position, &options)?;
     let attacker = args.attacker.unwrap_or(board.to_move());
-    let (report, seconds) = solve(&board, attacker, kind, args.time);
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        |n| n as usize,
+    );
+    let (report, seconds) = solve(&board, attacker, kind, args.time, threads);
     let a = answer(None, attacker, &report, seconds);
     if global.json {
         crate::outln!("{}", serde_json::to_string(&a)?)?;
@@ -211,7 +225,7 @@ fn batch(
     })?;
     let pool = crate::cli::batch::pool(args.threads)?;
     let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
-        let (report, seconds) = solve(board, *attacker, kind, args.time);
+        let (report, seconds) = solve(board, *attacker, kind, args.time, 1);
         serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))
             .expect("results serialise")
     });

@@ -454,6 +454,7 @@ impl<'a> Prover<'a> {
                 ..self.limits.clone()
             },
             table_entries: Some(self.vct_entries),
+            threads: None,
         };
         let mut fresh = VctTable::default();
         let table = if resume {

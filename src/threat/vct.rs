@@ -23,6 +23,9 @@
 //! (within the depth limit) holds no win; a stop gives `unknown`, and so does a failure under
 //! caro, whose VCF sub-searches are not exhaustive.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
@@ -39,8 +42,12 @@ pub struct VctOptions {
     pub threat_fours: Option<u32>,
     /// When to stop.
     pub limits: Limits,
-    /// Entries the transposition table keeps before it is cleared (default 4M).
+    /// Entries the transposition table keeps before it is cleared (default 4M), per thread.
     pub table_entries: Option<usize>,
+    /// Threads (default 1). One thread is deterministic: the same nodes and line on every
+    /// run. More threads run narrower searches beside the asked one (see [`vct`]): the result
+    /// is the same (a win, no win, or unknown at a limit), the line and node count may differ.
+    pub threads: Option<usize>,
 }
 
 /// Entries kept before the table is cleared.
@@ -146,6 +153,15 @@ struct Search<'a> {
 
 /// Searches for a VCT for `attacker` in `board`. If `attacker` is not the side to move, the
 /// defender is taken to pass first.
+///
+/// With [`VctOptions::threads`] above 1, the other threads search the same position with
+/// narrower threats: `--threat-fours` 1, then 2, and so on below the asked bound (dealt out
+/// among them), each within the same depth. Any win they find is a win of the asked search
+/// too: a threat whose certificate has at most k fours has at most the asked number, and the
+/// defender replies each skips are refuted by its own certificate. Their failures prove
+/// nothing for the asked search, so only its own exhaustion is `no-win`. The first win, or
+/// the asked search's end, calls the others off. Most VCTs need only short certificates, and
+/// the narrow searches are much smaller where they succeed (`BENCHMARKS.md` has the numbers).
 #[must_use]
 pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut board = board.clone();
@@ -153,8 +169,91 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     if let Some(report) = super::decided(&board, attacker) {
         return report;
     }
+    let threads = options.threads.unwrap_or(1).max(1);
+    let asked = options.threat_fours.unwrap_or(UNLIMITED);
+    if threads == 1 || asked <= 1 {
+        return search_one(&board, attacker, options);
+    }
+    let over = Arc::new(AtomicBool::new(false));
+    let with_stop = |threat_fours: u32| {
+        let mut options = options.clone();
+        options.threat_fours = (threat_fours != UNLIMITED).then_some(threat_fours);
+        options.threads = Some(1);
+        options.limits.stop = Some(over.clone());
+        options
+    };
+    let called_off = |limits: &Limits| {
+        limits
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
+    let user = &options.limits;
+    // A watcher passes a stop from outside (Ctrl-C, a batch driver) on to every thread.
+    let reports: Vec<Report> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads as u32)
+            .map(|first| {
+                let (board, over) = (&board, &over);
+                scope.spawn(move || {
+                    let mut nodes = 0;
+                    let mut won = None;
+                    let mut tf = first;
+                    while tf < asked && !over.load(Ordering::Relaxed) {
+                        let report = search_one(board, attacker, &with_stop(tf));
+                        nodes += report.nodes;
+                        if matches!(report.outcome, Outcome::Win(_)) {
+                            over.store(true, Ordering::Relaxed);
+                            won = Some(report.outcome);
+                            break;
+                        }
+                        tf += threads as u32 - 1;
+                    }
+                    Report {
+                        outcome: won.unwrap_or(Outcome::Unknown),
+                        nodes,
+                    }
+                })
+            })
+            .collect();
+        let watcher = scope.spawn(|| {
+            while !over.load(Ordering::Relaxed) {
+                if called_off(user) {
+                    over.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        let asked_options = with_stop(asked);
+        let main = search_one(&board, attacker, &asked_options);
+        let settled = !matches!(main.outcome, Outcome::Unknown);
+        over.store(true, Ordering::Relaxed);
+        let mut reports = vec![main];
+        reports.extend(helpers.into_iter().map(|h| h.join().expect("a VCT thread")));
+        watcher.join().expect("the watcher");
+        // The asked search answers when it settled first; else the first helper's win.
+        if !settled {
+            let win = reports
+                .iter()
+                .position(|r| matches!(r.outcome, Outcome::Win(_)));
+            if let Some(i) = win {
+                reports.swap(0, i);
+            }
+        }
+        reports
+    });
+    Report {
+        nodes: reports.iter().map(|r| r.nodes).sum(),
+        outcome: reports
+            .into_iter()
+            .next()
+            .map_or(Outcome::Unknown, |r| r.outcome),
+    }
+}
+
+/// One search on one thread.
+fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut vcf_table = VcfTable::default();
-    let mut search = Search::new(board, attacker, options, &mut vcf_table);
+    let mut search = Search::new(board.clone(), attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let outcome = if search.stopped {

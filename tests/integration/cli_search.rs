@@ -309,6 +309,22 @@ fn vct_within_depth_and_not_below() {
         Some(strings(&v["line"]).join(" ").as_str())
     );
 
+    // With narrower searches beside it (--threat-fours 1 and 2 beside 3), the same answer.
+    for threads in ["1", "2", "3"] {
+        let args = [
+            "--max-depth",
+            "4",
+            "--threat-fours",
+            "3",
+            "--threads",
+            threads,
+        ];
+        let v = json(&[&["vct", &board][..], &args].concat());
+        assert_five_line(&v, &rows);
+        let none = json(&[&["vct", &board, "--max-depth", "3"][..], &args[2..]].concat());
+        assert_no_win(&none);
+    }
+
     let none = json(&["vct", &board, "--max-depth", "3", "--threat-fours", "1"]);
     assert_no_win(&none);
     assert_no_win(&json(&["vct", &board, "--max-depth", "3"]));

@@ -129,3 +129,114 @@ fn small_proofs_on_four_threads_twenty_times() {
         solve_and_check(&freestyle, 4);
     }
 }
+
+/// `vct` on 1, 2 and 4 threads (the narrower searches run beside the asked one) gives the
+/// same result on every quick quintet VCT case, within and below its expected length, and
+/// every win's line is a legal game that ends as it says.
+#[test]
+fn vct_results_do_not_depend_on_the_thread_count() {
+    use crate::threats::{cases, position};
+    use renju::threat::{Outcome, VctOptions, vct};
+    let quick = [
+        "test_vct_black",
+        "test_vct_white",
+        "test_vct_counter",
+        "test_vct_forbidden_breaker",
+        "test_vct_fukumi_move",
+        "test_vct_dual_forbiddens",
+        "bench_vct_white",
+    ];
+    let mut checked = 0;
+    for case in cases()
+        .iter()
+        .filter(|c| quick.iter().any(|q| c.id.ends_with(q)))
+    {
+        let (board, attacker) = position(case);
+        let depths = [case.expect_win_within, case.expect_no_win_within];
+        for (depth, want) in depths.into_iter().zip(["win", "no-win"]) {
+            let Some(depth) = depth else { continue };
+            for threads in [1, 2, 4] {
+                let options = VctOptions {
+                    max_depth: Some(depth),
+                    threat_fours: case.threat_limit.or(Some(3)),
+                    threads: Some(threads),
+                    ..VctOptions::default()
+                };
+                let id = format!("{} within {depth} on {threads} threads", case.id);
+                let outcome = vct(&board, attacker, &options).outcome;
+                assert_eq!(outcome.name(), want, "{id}");
+                if let Outcome::Win(line) = outcome {
+                    check_vct_line(&board, attacker, &line, depth)
+                        .unwrap_or_else(|e| panic!("{id}: {e}"));
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(
+        checked,
+        3 * 13,
+        "every case and length on every thread count"
+    );
+}
+
+/// A small VCT 20 times on 4 threads: a race shows as a wrong result, a bad line or a hang.
+#[test]
+fn a_small_vct_on_four_threads_twenty_times() {
+    use crate::threats::{cases, position};
+    use renju::threat::{Outcome, VctOptions, vct};
+    let case = cases()
+        .into_iter()
+        .find(|c| c.id.ends_with("test_vct_fukumi_move"))
+        .unwrap();
+    let (board, attacker) = position(&case);
+    let options = VctOptions {
+        max_depth: case.expect_win_within,
+        threat_fours: Some(3),
+        threads: Some(4),
+        ..VctOptions::default()
+    };
+    for i in 0..20 {
+        match vct(&board, attacker, &options).outcome {
+            Outcome::Win(line) => check_vct_line(&board, attacker, &line, 7)
+                .unwrap_or_else(|e| panic!("run {i}: {e}")),
+            other => panic!("run {i}: {other:?}"),
+        }
+    }
+}
+
+/// A VCT principal line is a legal game from `board`, attacker first, with at most `depth`
+/// attacker moves before the five, ending as its `ending` says.
+fn check_vct_line(
+    board: &Board,
+    attacker: Color,
+    line: &renju::threat::Line,
+    depth: u32,
+) -> Result<(), String> {
+    use renju::threat::Ending;
+    let mut board = board.clone();
+    board.set_to_move(attacker);
+    for &p in &line.moves {
+        board
+            .play(p)
+            .map_err(|e| format!("{p} is not legal: {e}"))?;
+    }
+    if line.fours() > depth as usize {
+        return Err(format!("{} fours, more than {depth}", line.fours()));
+    }
+    let won = match line.ending {
+        Ending::Five => board.fives().iter().any(|f| f.color == attacker),
+        Ending::ForbiddenBlock => {
+            let blocks = board.five_points(attacker);
+            attacker == Color::White
+                && !blocks.is_empty()
+                && blocks.iter().all(|&b| !board.is_legal_for(b, Color::Black))
+        }
+        Ending::AlreadyWon => false,
+    };
+    if won {
+        Ok(())
+    } else {
+        Err(format!("the line does not end in a win: {:?}", line.ending))
+    }
+}
