@@ -1134,6 +1134,7 @@ pub(crate) fn search(
         deadline,
         nodes: options.position_nodes.map(|n| n.saturating_mul(factor)),
         stop: options.stop.clone(),
+        called_off: None,
     };
     let solve_options = SolveOptions {
         limits,

@@ -132,6 +132,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop when this becomes true.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Stop when this becomes true too: raised when searches racing on one position (see
+    /// [`vct`]) have an answer, while `stop` stays the caller's.
+    pub called_off: Option<Arc<AtomicBool>>,
 }
 
 impl Limits {
@@ -152,9 +155,9 @@ impl Limits {
     pub fn reached(&self, nodes: u64) -> bool {
         self.nodes.is_some_and(|n| nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || [&self.stop, &self.called_off]
+                .into_iter()
+                .flatten()
+                .any(|s| s.load(Ordering::Relaxed))
     }
 }

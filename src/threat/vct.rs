@@ -171,7 +171,10 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     }
     let threads = options.threads.unwrap_or(1).max(1);
     let asked = options.threat_fours.unwrap_or(UNLIMITED);
-    if threads == 1 || asked <= 1 {
+    // Certificates longer than the depth left are never asked for, so bounds from the depth
+    // up are all the asked search.
+    let widest = asked.min(options.max_depth.unwrap_or(UNLIMITED));
+    if threads == 1 || widest <= 1 {
         return search_one(&board, attacker, options);
     }
     let over = Arc::new(AtomicBool::new(false));
@@ -179,17 +182,9 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         let mut options = options.clone();
         options.threat_fours = (threat_fours != UNLIMITED).then_some(threat_fours);
         options.threads = Some(1);
-        options.limits.stop = Some(over.clone());
+        options.limits.called_off = Some(over.clone());
         options
     };
-    let called_off = |limits: &Limits| {
-        limits
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-    };
-    let user = &options.limits;
-    // A watcher passes a stop from outside (Ctrl-C, a batch driver) on to every thread.
     let reports: Vec<Report> = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads as u32)
             .map(|first| {
@@ -198,7 +193,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                     let mut nodes = 0;
                     let mut won = None;
                     let mut tf = first;
-                    while tf < asked && !over.load(Ordering::Relaxed) {
+                    while tf < widest && !over.load(Ordering::Relaxed) {
                         let report = search_one(board, attacker, &with_stop(tf));
                         nodes += report.nodes;
                         if matches!(report.outcome, Outcome::Win(_)) {
@@ -215,21 +210,12 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                 })
             })
             .collect();
-        let watcher = scope.spawn(|| {
-            while !over.load(Ordering::Relaxed) {
-                if called_off(user) {
-                    over.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        });
         let asked_options = with_stop(asked);
         let main = search_one(&board, attacker, &asked_options);
         let settled = !matches!(main.outcome, Outcome::Unknown);
         over.store(true, Ordering::Relaxed);
         let mut reports = vec![main];
         reports.extend(helpers.into_iter().map(|h| h.join().expect("a VCT thread")));
-        watcher.join().expect("the watcher");
         // The asked search answers when it settled first; else the first helper's win.
         if !settled {
             let win = reports

@@ -240,3 +240,26 @@ fn check_vct_line(
         Err(format!("the line does not end in a win: {:?}", line.ending))
     }
 }
+
+/// A time limit stops every thread of a `vct` race: the answer is `unknown`, and it comes soon.
+#[test]
+fn a_vct_race_stops_at_its_time_limit() {
+    use crate::threats::{cases, position};
+    use renju::threat::{Limits, Outcome, VctOptions, vct};
+    let case = cases()
+        .into_iter()
+        .find(|c| c.id.ends_with("bench_vct_unstable"))
+        .unwrap();
+    let (board, attacker) = position(&case);
+    let started = std::time::Instant::now();
+    let options = VctOptions {
+        max_depth: case.expect_win_within,
+        threat_fours: Some(3),
+        threads: Some(3),
+        limits: Limits::with_time(Some(0.3)),
+        ..VctOptions::default()
+    };
+    assert_eq!(vct(&board, attacker, &options).outcome, Outcome::Unknown);
+    let spent = started.elapsed().as_secs_f64();
+    assert!(spent < 10.0, "stopped after {spent} s");
+}
