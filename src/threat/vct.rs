@@ -47,6 +47,7 @@ pub struct VctOptions {
     /// Threads (default 1). One thread is deterministic: the same nodes and line on every
     /// run. More threads run narrower searches beside the asked one (see [`vct`]): the result
     /// is the same (a win, no win, or unknown at a limit), the line and node count may differ.
+    /// Each thread's search has the whole node budget of `limits` and its own tables.
     pub threads: Option<usize>,
 }
 
