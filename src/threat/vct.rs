@@ -51,6 +51,9 @@ pub struct VctOptions {
     pub threads: Option<usize>,
 }
 
+/// With more threads, the narrower searches beside the asked one bound their certificates at
+/// 1 to this many fours.
+const NARROWEST: u32 = 4;
 /// Entries kept before the table is cleared.
 const TABLE_CAP: usize = 4 << 20;
 /// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
@@ -156,8 +159,8 @@ struct Search<'a> {
 /// defender is taken to pass first.
 ///
 /// With [`VctOptions::threads`] above 1, the other threads search the same position with
-/// narrower threats: `--threat-fours` 1, then 2, and so on below the asked bound (dealt out
-/// among them), each within the same depth. Any win they find is a win of the asked search
+/// narrower threats: `--threat-fours` 1, then 2, and so on up to 4 and below the asked bound
+/// (dealt out among them; more threads than that are not used), each within the same depth. Any win they find is a win of the asked search
 /// too: a threat whose certificate has at most k fours has at most the asked number, and the
 /// defender replies each skips are refuted by its own certificate. Their failures prove
 /// nothing for the asked search, so only its own exhaustion is `no-win`. The first win, or
@@ -173,9 +176,12 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let threads = options.threads.unwrap_or(1).max(1);
     let asked = options.threat_fours.unwrap_or(UNLIMITED);
     // Certificates longer than the depth left are never asked for, so bounds from the depth
-    // up are all the asked search.
-    let widest = asked.min(options.max_depth.unwrap_or(UNLIMITED));
-    if threads == 1 || widest <= 1 {
+    // up are all the asked search; and bounds above NARROWEST are nearly the asked search.
+    let widest = asked
+        .min(options.max_depth.unwrap_or(UNLIMITED))
+        .min(NARROWEST + 1);
+    let helpers = (threads - 1).min(widest.saturating_sub(1) as usize);
+    if helpers == 0 {
         return search_one(&board, attacker, options);
     }
     let over = Arc::new(AtomicBool::new(false));
@@ -187,7 +193,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         options
     };
     let reports: Vec<Report> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads as u32)
+        let helpers: Vec<_> = (1..=helpers as u32)
             .map(|first| {
                 let (board, over) = (&board, &over);
                 scope.spawn(move || {
@@ -202,7 +208,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                             won = Some(report.outcome);
                             break;
                         }
-                        tf += threads as u32 - 1;
+                        tf += helpers as u32;
                     }
                     Report {
                         outcome: won.unwrap_or(Outcome::Unknown),
