@@ -62,6 +62,17 @@ fn vcf_cases(c: &mut Criterion) {
     group.finish();
 }
 
+/// Quintet's own limits for a VCT case: its `expect_win_within` as the depth and its
+/// `threat_limit` (3 where none is given) as the certificates' fours.
+fn quintet_options(case: &Case, threads: usize) -> VctOptions {
+    VctOptions {
+        max_depth: case.expect_win_within,
+        threat_fours: case.threat_limit.or(Some(3)),
+        threads: Some(threads),
+        ..VctOptions::default()
+    }
+}
+
 fn vct_cases(c: &mut Criterion) {
     let heavy = std::env::var_os("RENJU_HEAVY_BENCH").is_some();
     let mut group = c.benchmark_group("vct");
@@ -73,11 +84,7 @@ fn vct_cases(c: &mut Criterion) {
         if !heavy && matches!(name, "bench_vct_small_but_long" | "bench_vct_unstable") {
             continue;
         }
-        let options = VctOptions {
-            max_depth: case.expect_win_within,
-            threat_fours: case.threat_limit.or(Some(3)),
-            ..VctOptions::default()
-        };
+        let options = quintet_options(&case, 1);
         group.bench_function(name, |b| {
             b.iter(|| {
                 let report = vct(black_box(&board), attacker, &options);
@@ -110,12 +117,7 @@ fn vct_threads(c: &mut Criterion) {
             continue;
         }
         for threads in [1, 2] {
-            let options = VctOptions {
-                max_depth: case.expect_win_within,
-                threat_fours: case.threat_limit.or(Some(3)),
-                threads: Some(threads),
-                ..VctOptions::default()
-            };
+            let options = quintet_options(&case, threads);
             group.bench_function(format!("{name}/{threads}"), |b| {
                 b.iter(|| {
                     let report = vct(black_box(&board), attacker, &options);

@@ -180,8 +180,8 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let widest = asked
         .min(options.max_depth.unwrap_or(UNLIMITED))
         .min(NARROWEST + 1);
-    let helpers = (threads - 1).min(widest.saturating_sub(1) as usize);
-    if helpers == 0 {
+    let narrow = (threads - 1).min(widest.saturating_sub(1) as usize) as u32;
+    if narrow == 0 {
         return search_one(&board, attacker, options);
     }
     let over = Arc::new(AtomicBool::new(false));
@@ -193,7 +193,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         options
     };
     let reports: Vec<Report> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..=helpers as u32)
+        let helpers: Vec<_> = (1..=narrow)
             .map(|first| {
                 let (board, over) = (&board, &over);
                 scope.spawn(move || {
@@ -208,7 +208,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                             won = Some(report.outcome);
                             break;
                         }
-                        tf += helpers as u32;
+                        tf += narrow;
                     }
                     Report {
                         outcome: won.unwrap_or(Outcome::Unknown),
@@ -217,8 +217,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                 })
             })
             .collect();
-        let asked_options = with_stop(asked);
-        let main = search_one(&board, attacker, &asked_options);
+        let main = search_one(&board, attacker, &with_stop(asked));
         let settled = !matches!(main.outcome, Outcome::Unknown);
         over.store(true, Ordering::Relaxed);
         let mut reports = vec![main];

@@ -135,17 +135,9 @@ fn small_proofs_on_four_threads_twenty_times() {
 /// every win's line is a legal game that ends as it says.
 #[test]
 fn vct_results_do_not_depend_on_the_thread_count() {
-    use crate::threats::{cases, position};
+    use crate::threats::{QUICK_VCT, cases, position};
     use renju::threat::{Outcome, VctOptions, vct};
-    let quick = [
-        "test_vct_black",
-        "test_vct_white",
-        "test_vct_counter",
-        "test_vct_forbidden_breaker",
-        "test_vct_fukumi_move",
-        "test_vct_dual_forbiddens",
-        "bench_vct_white",
-    ];
+    let quick: Vec<&str> = QUICK_VCT.into_iter().chain(["bench_vct_white"]).collect();
     let mut checked = 0;
     for case in cases()
         .iter()

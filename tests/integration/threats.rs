@@ -23,6 +23,16 @@ pub struct Case {
     pub expect_solution: Vec<String>,
 }
 
+/// The quintet VCT cases solved within a second or so, by the ends of their ids.
+pub const QUICK_VCT: [&str; 6] = [
+    "test_vct_black",
+    "test_vct_white",
+    "test_vct_counter",
+    "test_vct_forbidden_breaker",
+    "test_vct_fukumi_move",
+    "test_vct_dual_forbiddens",
+];
+
 pub fn cases() -> Vec<Case> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -178,19 +188,11 @@ fn line_checker_rejects_broken_lines() {
 fn vct_cases_are_solved_and_checked() {
     use crate::vct_check::{Checked, check_vct};
     use renju::threat::{VctOptions, vct};
-    let quick = [
-        "test_vct_black",
-        "test_vct_white",
-        "test_vct_counter",
-        "test_vct_forbidden_breaker",
-        "test_vct_fukumi_move",
-        "test_vct_dual_forbiddens",
-    ];
     let cases: Vec<Case> = cases()
         .into_iter()
-        .filter(|c| quick.iter().any(|q| c.id.ends_with(q)))
+        .filter(|c| QUICK_VCT.iter().any(|q| c.id.ends_with(q)))
         .collect();
-    assert_eq!(cases.len(), quick.len());
+    assert_eq!(cases.len(), QUICK_VCT.len());
     for case in &cases {
         let (board, attacker) = position(case);
         let threat_fours = case.threat_limit;
