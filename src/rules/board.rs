@@ -74,8 +74,11 @@ pub struct Board {
     moves: Vec<Point>,
     to_move: Color,
     stones: [u16; 2],
-    /// Zobrist key of the stones (not the side to move) under each symmetry in [`Symmetry::ALL`].
+    /// Zobrist key of the stones (not the side to move) under each symmetry in [`Symmetry::ALL`];
+    /// only the identity's while `symmetries` is off.
     keys: [u64; 8],
+    /// Whether play and undo keep the keys under the other symmetries too.
+    symmetries: bool,
     /// The stone keys of this size under each symmetry.
     symmetric_keys: &'static zobrist::SymmetricKeys,
 }
@@ -93,6 +96,7 @@ impl Board {
             to_move: Color::Black,
             stones: [0; 2],
             keys: [0; 8],
+            symmetries: true,
             symmetric_keys: zobrist::symmetric_keys(size),
         }
     }
@@ -200,9 +204,14 @@ impl Board {
         }
     }
 
-    /// Puts or takes the keys of a `color` stone at `p` in or out of every symmetric key.
+    /// Puts or takes the keys of a `color` stone at `p` in or out of every symmetric key (only
+    /// the identity's while the others are not kept).
     #[inline]
     fn toggle_keys(&mut self, p: Point, color: Color) {
+        if !self.symmetries {
+            self.keys[Symmetry::Identity.index()] ^= zobrist::stone(color, p);
+            return;
+        }
         let slot = p.slot();
         for (key, by_slot) in self
             .keys
@@ -211,6 +220,31 @@ impl Board {
         {
             *key ^= by_slot[slot];
         }
+    }
+
+    /// Whether play and undo keep the Zobrist keys under every symmetry (the default), which
+    /// [`Board::canonical`] and [`Board::hash_under`] read, or only [`Board::hash`]. A search
+    /// that never asks for the others turns them off on its own copy of the board: each move
+    /// then updates one key instead of eight. Turning them back on recomputes them.
+    pub(crate) fn keep_symmetric_keys(&mut self, on: bool) {
+        if on && !self.symmetries {
+            self.keys = self.symmetric_stone_keys();
+        }
+        self.symmetries = on;
+    }
+
+    /// The stone keys under every symmetry: kept, or recomputed while they are not kept.
+    fn symmetric_stone_keys(&self) -> [u64; 8] {
+        if self.symmetries {
+            return self.keys;
+        }
+        let mut keys = [0; 8];
+        for (p, c) in self.stones() {
+            for (key, by_slot) in keys.iter_mut().zip(&self.symmetric_keys[c.index()]) {
+                *key ^= by_slot[p.slot()];
+            }
+        }
+        keys
     }
 
     fn add_stone(&mut self, p: Point, color: Color) {
@@ -293,7 +327,7 @@ impl Board {
     pub fn hash_under(&self, symmetry: Symmetry) -> Option<u64> {
         Symmetry::of(self.size)
             .contains(&symmetry)
-            .then(|| self.keys[symmetry.index()] ^ self.side_key())
+            .then(|| self.symmetric_stone_keys()[symmetry.index()] ^ self.side_key())
     }
 
     /// The Zobrist key the position would have after the side to move played `p` (an empty
@@ -315,10 +349,11 @@ impl Board {
     #[must_use]
     pub fn canonical(&self) -> Canonical {
         let side = self.side_key();
+        let keys = self.symmetric_stone_keys();
         Symmetry::of(self.size)
             .iter()
             .map(|&s| Canonical {
-                key: self.keys[s.index()] ^ side,
+                key: keys[s.index()] ^ side,
                 symmetry: s,
             })
             .min_by_key(|c| c.key)
@@ -496,6 +531,23 @@ impl Board {
         }
     }
 
+    /// [`Board::forbidden_traced`] for a caller that holds the board mutably: the recursive
+    /// double-three test places its trial stones in the board's own lines (and takes them
+    /// away again) instead of in a copy of them. The board is left as it was found.
+    pub(crate) fn forbidden_in_place(
+        &mut self,
+        p: Point,
+        trace: &mut impl FnMut(Point),
+    ) -> Option<Forbidden> {
+        if !self.rules.has_forbidden() || !self.is_empty(p) {
+            return None;
+        }
+        match forbidden::verdict(&mut self.lines, p, self.size, trace) {
+            Verdict::Forbidden(kind) => Some(kind),
+            Verdict::Five | Verdict::Legal => None,
+        }
+    }
+
     /// Every point forbidden for Black, file by file from `a1`.
     #[must_use]
     pub fn forbidden_points(&self) -> Vec<(Point, Forbidden)> {
@@ -625,6 +677,28 @@ mod tests {
         assert_eq!(t.hash(), b.hash_under(Symmetry::Rotate90).unwrap());
         let moves: Vec<String> = t.moves().iter().map(ToString::to_string).collect();
         assert_eq!(moves, ["h8", "g8", "g9"]);
+    }
+
+    #[test]
+    fn symmetric_keys_are_right_whether_kept_or_not() {
+        let mut kept = Board::new(Size::STANDARD, Rules::renju());
+        let mut lean = kept.clone();
+        lean.keep_symmetric_keys(false);
+        for m in ["h8", "h9", "i9", "a1", "j12"] {
+            kept.play(p(m)).unwrap();
+            lean.play(p(m)).unwrap();
+        }
+        lean.undo();
+        kept.undo();
+        assert_eq!(lean.hash(), kept.hash());
+        assert_eq!(lean.canonical(), kept.canonical());
+        for &s in Symmetry::of(kept.size()) {
+            assert_eq!(lean.hash_under(s), kept.hash_under(s));
+        }
+        lean.keep_symmetric_keys(true);
+        lean.play(p("k11")).unwrap();
+        kept.play(p("k11")).unwrap();
+        assert_eq!(lean.keys, kept.keys);
     }
 
     /// The stretch count from the line masks equals a walk over every point and direction, on

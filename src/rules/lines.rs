@@ -28,7 +28,7 @@ pub(crate) struct Lines {
 }
 
 /// Which line of direction `d` holds `p`, and where along it `p` lies (before padding).
-#[inline]
+#[inline(always)]
 pub(crate) fn locate(d: Direction, p: Point, rows: u8) -> (usize, u32) {
     let (x, y) = (u32::from(p.x()), u32::from(p.y()));
     let rows = u32::from(rows);
@@ -266,7 +266,7 @@ impl Lines {
     /// The window `p-5..=p+5` along direction index `di` as `color` sees it: (own stones,
     /// blocks) masks, blocks being the opponent's stones and off-board points, with `p` at bit
     /// 5 and `p+i` at bit `5+i`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn window(&self, di: usize, p: Point, color: Color) -> (u32, u32) {
         let (line, pos) = locate(Direction::ALL[di], p, self.rows);
         let own = self.stones[color.index()][di][line];

@@ -176,8 +176,15 @@ fn entry(w: &[Cell; 11], fives: Fives) -> u16 {
 /// Window indices of the ten points other than the centre, in ternary digit order.
 const DIGITS: [usize; 10] = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10];
 
-/// `TERNARY[m]`: the base-3 number whose digit `i` is bit `i` of the 10-bit mask `m`.
-static TERNARY: LazyLock<[u16; 1024]> = LazyLock::new(|| {
+/// The ternary index of each 10-bit mask, and the two tables, built together on first use.
+struct Tables {
+    /// `ternary[m]`: the base-3 number whose digit `i` is bit `i` of the 10-bit mask `m`.
+    ternary: [u16; 1024],
+    exact: Box<[u16]>,
+    at_least: Box<[u16]>,
+}
+
+fn ternary() -> [u16; 1024] {
     let mut t = [0u16; 1024];
     for (m, v) in t.iter_mut().enumerate() {
         *v = (0..10)
@@ -186,7 +193,7 @@ static TERNARY: LazyLock<[u16; 1024]> = LazyLock::new(|| {
             .sum();
     }
     t
-});
+}
 
 fn build(fives: Fives) -> Box<[u16]> {
     (0..59049u32)
@@ -206,19 +213,29 @@ fn build(fives: Fives) -> Box<[u16]> {
         .collect()
 }
 
-static EXACT: LazyLock<Box<[u16]>> = LazyLock::new(|| build(Fives::Exact));
-static AT_LEAST: LazyLock<Box<[u16]>> = LazyLock::new(|| build(Fives::AtLeast));
+static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
+    ternary: ternary(),
+    exact: build(Fives::Exact),
+    at_least: build(Fives::AtLeast),
+});
 
-/// The table entry for a `color` stone at `p` on the line of direction index `di`.
-#[inline]
+/// The table entry for a `color` stone at `p` on the line of direction index `di`. Inlined
+/// into its callers' loops over the four directions, so that `di` is a constant there.
+#[inline(always)]
 pub(crate) fn pattern(lines: &Lines, di: usize, p: Point, color: Color, fives: Fives) -> Entry {
     let (own, blocked) = lines.window(di, p, color);
+    // Every entry needs two own stones besides the centre (a three is the least of them), and
+    // most windows hold fewer: the table is not read for those.
+    if (own & !(1 << 5)).count_ones() < 2 {
+        return Entry(0);
+    }
     let squeeze = |m: u32| ((m & 0x1F) | ((m >> 6) << 5)) as usize;
-    let ternary = &*TERNARY;
-    let index = ternary[squeeze(own)] as usize + 2 * ternary[squeeze(blocked)] as usize;
+    let tables = &*TABLES;
+    let index = usize::from(tables.ternary[squeeze(own)])
+        + 2 * usize::from(tables.ternary[squeeze(blocked)]);
     let table = match fives {
-        Fives::Exact => &EXACT,
-        Fives::AtLeast => &AT_LEAST,
+        Fives::Exact => &tables.exact,
+        Fives::AtLeast => &tables.at_least,
     };
     Entry(table[index])
 }
@@ -279,6 +296,26 @@ mod tests {
         assert!(threes("...OXPX.O..").is_empty());
         assert!(threes("..X.XPX.O..").is_empty());
         assert!(threes(".X..XPX..X.").is_empty());
+    }
+
+    #[test]
+    fn windows_with_fewer_than_two_own_stones_have_no_entry() {
+        // `pattern` returns no entry for these without reading the table: check the table
+        // agrees, for every such window and both tables.
+        let ternary = ternary();
+        for fives in [Fives::Exact, Fives::AtLeast] {
+            let table = build(fives);
+            for own in (0u16..1024).filter(|m| m.count_ones() < 2) {
+                for blocked in (0u16..1024).filter(|b| b & own == 0) {
+                    let index = usize::from(ternary[usize::from(own)])
+                        + 2 * usize::from(ternary[usize::from(blocked)]);
+                    assert_eq!(
+                        table[index], 0,
+                        "{fives:?} own {own:#b} blocked {blocked:#b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

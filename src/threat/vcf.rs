@@ -107,6 +107,7 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
         return report;
     }
     let mut board = board.clone();
+    board.keep_symmetric_keys(false);
     let mut table = VcfTable::default();
     let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
     let mut outcome = if options.shortest {
@@ -214,8 +215,10 @@ impl<'a> VcfSearch<'a> {
     }
 
     /// Whether the attacker may play `p` (an empty point): Black never plays a forbidden point.
-    fn legal(&self, p: Point) -> bool {
-        self.board.is_legal_for(p, self.attacker)
+    fn legal(&mut self, p: Point) -> bool {
+        self.board.is_empty(p)
+            && (self.attacker == Color::White
+                || self.board.forbidden_in_place(p, &mut |_| {}).is_none())
     }
 
     /// The attacker's fours: empty points where a stone makes at least one five point (there
@@ -335,14 +338,14 @@ pub(crate) fn finish(board: &mut Board, p: Point, attacker: Color) -> (Point, Po
 
 /// Whether `defender` (Black, under renju) may not block at `f`.
 pub(crate) fn block_forbidden(
-    board: &Board,
+    board: &mut Board,
     defender: Color,
     f: Point,
     trace: &mut impl FnMut(Point),
 ) -> bool {
     defender == Color::Black
         && board.rules().rule() == Rule::Renju
-        && board.forbidden_traced(f, trace).is_some()
+        && board.forbidden_in_place(f, trace).is_some()
 }
 
 /// Replays a VCF `line` for `attacker` on `board` (attacker to move, the defender's forced
@@ -372,7 +375,7 @@ pub(crate) fn replay(
         }
         if threat.is_some_and(|g| g != m)
             || four.count == 0
-            || (attacker == Color::Black && board.forbidden_traced(m, trace).is_some())
+            || (attacker == Color::Black && board.forbidden_in_place(m, trace).is_some())
         {
             break;
         }

@@ -122,25 +122,46 @@ fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u32 
     }
 }
 
-/// The attacker's threat candidates with their levels (see [`attack_estimate`]): empty points
-/// with two or more own stones in one clear five-point stretch, or with own stones in clear
-/// stretches of two different lines. Every move that makes a four or a three is one.
-fn threat_candidates(board: &Board, attacker: Color) -> Vec<(Point, u32)> {
+/// An attacker's threat candidate: an empty point, its level (see [`attack_estimate`]), and
+/// whether a black stone there could be forbidden at all.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    point: Point,
+    level: u32,
+    /// A forbidden point needs a line of level 3 (an overline or a four holds three own stones
+    /// in a clear five-point stretch with it) or two lines of level 2 or more (a double three:
+    /// each three holds two). Points with neither are legal for Black without a test.
+    may_be_forbidden: bool,
+}
+
+/// The attacker's threat candidates: empty points with two or more own stones in one clear
+/// five-point stretch, or with own stones in clear stretches of two different lines. Every
+/// move that makes a four or a three is one.
+fn threat_candidates(board: &Board, attacker: Color) -> Vec<Candidate> {
     let mut once = PointSet::default();
     let mut candidates = PointSet::default();
-    let mut levels = [[0u8; 20]; 20];
+    // Per point: the highest level, and the lines of level 2 or more.
+    let mut levels = [[(0u8, 0u8); 20]; 20];
     board.lines().supported_points(attacker, |p, level| {
         // A point comes at most once per line direction, so a second call is a second line.
         if level >= 2 || once.contains(p) {
             candidates.insert(p);
         }
         once.insert(p);
-        let l = &mut levels[usize::from(p.x())][usize::from(p.y())];
-        *l = (*l).max(level as u8);
+        let (top, twos) = &mut levels[usize::from(p.x())][usize::from(p.y())];
+        *top = (*top).max(level as u8);
+        *twos += u8::from(level >= 2);
     });
     candidates
         .iter()
-        .map(|p| (p, u32::from(levels[usize::from(p.x())][usize::from(p.y())])))
+        .map(|point| {
+            let (top, twos) = levels[usize::from(point.x())][usize::from(point.y())];
+            Candidate {
+                point,
+                level: u32::from(top),
+                may_be_forbidden: top >= 3 || twos >= 2,
+            }
+        })
         .collect()
 }
 
@@ -245,7 +266,9 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
 /// One search on one thread.
 fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut vcf_table = VcfTable::default();
-    let mut search = Search::new(board.clone(), attacker, options, &mut vcf_table);
+    let mut board = board.clone();
+    board.keep_symmetric_keys(false);
+    let mut search = Search::new(board, attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let outcome = if search.stopped {
@@ -433,6 +456,7 @@ pub(crate) fn prove(
 ) -> Proved {
     let mut board = board.clone();
     board.set_to_move(attacker);
+    board.keep_symmetric_keys(false);
     let mut search = Search::new(board, attacker, options, vcf_table);
     search.table = std::mem::take(&mut table.0);
     let depth = options.max_depth;
@@ -490,8 +514,8 @@ impl<'a> Search<'a> {
         self.board.to_move() == self.attacker
     }
 
-    fn block_forbidden(&self, f: Point) -> bool {
-        block_forbidden(&self.board, self.defender, f, &mut |_| {})
+    fn block_forbidden(&mut self, f: Point) -> bool {
+        block_forbidden(&mut self.board, self.defender, f, &mut |_| {})
     }
 
     /// A VCF for `color` (the side to move is set for the search and restored).
@@ -530,7 +554,7 @@ impl<'a> Search<'a> {
         // Threat candidates: moves with two or more own stones in one clear five-point stretch,
         // or in stretches of two lines. Whether each is a threat is decided at its AND node.
         let mut points = threat_candidates(&self.board, self.attacker);
-        points.retain(|&(p, _)| self.board.is_legal_for(p, self.attacker));
+        points.retain(|c| !c.may_be_forbidden || self.board.is_legal_for(c.point, self.attacker));
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
         self.board.set_to_move(self.defender);
@@ -538,15 +562,16 @@ impl<'a> Search<'a> {
         self.board.set_to_move(self.attacker);
         if let Some(line) = defender_vcf? {
             let zone = self.zone_of(self.defender, &line);
-            points.retain(|&(p, level)| {
-                zone.contains(p) || (level >= 3 && self.board.four_at(p, self.attacker).count > 0)
+            points.retain(|c| {
+                zone.contains(c.point)
+                    || (c.level >= 3 && self.board.four_at(c.point, self.attacker).count > 0)
             });
         }
         let mut moves: Vec<Move> = points
             .into_iter()
-            .map(|(point, level)| Move {
-                point,
-                pn: attack_estimate(&self.board, point, self.attacker, level),
+            .map(|c| Move {
+                point: c.point,
+                pn: attack_estimate(&self.board, c.point, self.attacker, c.level),
                 dn: 1,
             })
             .collect();
