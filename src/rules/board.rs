@@ -522,13 +522,16 @@ impl Board {
     /// from: the answer depends only on the points within five steps, along the four lines, of
     /// the traced points. Used to show that a stone elsewhere cannot change it.
     pub fn forbidden_traced(&self, p: Point, trace: &mut impl FnMut(Point)) -> Option<Forbidden> {
-        if !self.rules.has_forbidden() || !self.is_empty(p) {
+        if !self.may_be_forbidden(p) {
             return None;
         }
-        match forbidden::verdict_of(&self.lines, p, self.size, trace) {
-            Verdict::Forbidden(kind) => Some(kind),
-            Verdict::Five | Verdict::Legal => None,
-        }
+        forbidden_kind(forbidden::verdict_of(&self.lines, p, self.size, trace))
+    }
+
+    /// Whether a forbidden test at `p` is needed at all: rules with forbidden moves, and an
+    /// empty point.
+    fn may_be_forbidden(&self, p: Point) -> bool {
+        self.rules.has_forbidden() && self.is_empty(p)
     }
 
     /// [`Board::forbidden_traced`] for a caller that holds the board mutably: the recursive
@@ -539,13 +542,10 @@ impl Board {
         p: Point,
         trace: &mut impl FnMut(Point),
     ) -> Option<Forbidden> {
-        if !self.rules.has_forbidden() || !self.is_empty(p) {
+        if !self.may_be_forbidden(p) {
             return None;
         }
-        match forbidden::verdict(&mut self.lines, p, self.size, trace) {
-            Verdict::Forbidden(kind) => Some(kind),
-            Verdict::Five | Verdict::Legal => None,
-        }
+        forbidden_kind(forbidden::verdict(&mut self.lines, p, self.size, trace))
     }
 
     /// Every point forbidden for Black, file by file from `a1`.
@@ -557,12 +557,10 @@ impl Board {
         let mut scratch = self.lines.clone();
         self.points()
             .filter(|&p| self.cells[p.slot()].is_none())
-            .filter_map(
-                |p| match forbidden::verdict(&mut scratch, p, self.size, &mut |_| {}) {
-                    Verdict::Forbidden(kind) => Some((p, kind)),
-                    Verdict::Five | Verdict::Legal => None,
-                },
-            )
+            .filter_map(|p| {
+                forbidden_kind(forbidden::verdict(&mut scratch, p, self.size, &mut |_| {}))
+                    .map(|kind| (p, kind))
+            })
             .collect()
     }
 
@@ -578,6 +576,21 @@ impl Board {
     #[must_use]
     pub fn is_legal_for(&self, p: Point, color: Color) -> bool {
         self.is_empty(p) && (color == Color::White || self.forbidden(p).is_none())
+    }
+
+    /// [`Board::is_legal_for`], with the forbidden test done in place (see
+    /// [`Board::forbidden_in_place`]).
+    pub(crate) fn is_legal_in_place(&mut self, p: Point, color: Color) -> bool {
+        self.is_empty(p)
+            && (color == Color::White || self.forbidden_in_place(p, &mut |_| {}).is_none())
+    }
+}
+
+/// The forbidden kind a verdict names, if it names one.
+fn forbidden_kind(verdict: Verdict) -> Option<Forbidden> {
+    match verdict {
+        Verdict::Forbidden(kind) => Some(kind),
+        Verdict::Five | Verdict::Legal => None,
     }
 }
 

@@ -216,9 +216,7 @@ impl<'a> VcfSearch<'a> {
 
     /// Whether the attacker may play `p` (an empty point): Black never plays a forbidden point.
     fn legal(&mut self, p: Point) -> bool {
-        self.board.is_empty(p)
-            && (self.attacker == Color::White
-                || self.board.forbidden_in_place(p, &mut |_| {}).is_none())
+        self.board.is_legal_in_place(p, self.attacker)
     }
 
     /// The attacker's fours: empty points where a stone makes at least one five point (there

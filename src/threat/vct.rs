@@ -266,9 +266,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
 /// One search on one thread.
 fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut vcf_table = VcfTable::default();
-    let mut board = board.clone();
-    board.keep_symmetric_keys(false);
-    let mut search = Search::new(board, attacker, options, &mut vcf_table);
+    let mut search = Search::new(board.clone(), attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let outcome = if search.stopped {
@@ -456,7 +454,6 @@ pub(crate) fn prove(
 ) -> Proved {
     let mut board = board.clone();
     board.set_to_move(attacker);
-    board.keep_symmetric_keys(false);
     let mut search = Search::new(board, attacker, options, vcf_table);
     search.table = std::mem::take(&mut table.0);
     let depth = options.max_depth;
@@ -492,12 +489,14 @@ fn depth_key(depth: Option<u32>) -> u64 {
 }
 
 impl<'a> Search<'a> {
+    /// A search on its own copy of the board, which keeps only the Zobrist key it reads.
     fn new(
-        board: Board,
+        mut board: Board,
         attacker: Color,
         options: &'a VctOptions,
         vcf_table: &'a mut VcfTable,
     ) -> Search<'a> {
+        board.keep_symmetric_keys(false);
         Search {
             board,
             attacker,
