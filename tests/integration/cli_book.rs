@@ -110,8 +110,10 @@ fn an_opening_root_is_the_opening_on_the_board() {
     assert_eq!(root["result"], "unknown");
 }
 
-/// Kills a builder with SIGKILL once it has written a checkpoint, then runs the same command
-/// again: nothing proved before the kill is lost, and the book is finished and checks.
+/// Kills a builder with SIGKILL once it has written its first checkpoint, then runs the same
+/// command again: nothing proved before the kill is lost, and the book is finished and checks.
+/// The builder runs on one thread with a checkpoint every 0.1 s: the whole build takes about
+/// 1.5 s on the 2-core CI machine, so the kill lands mid-build on machines many times faster.
 #[test]
 fn a_killed_build_resumes_without_losing_proved_work() {
     let dir = tempfile::tempdir().unwrap();
@@ -123,12 +125,12 @@ fn a_killed_build_resumes_without_losing_proved_work() {
             "--position-nodes",
             "300",
             "--threads",
-            "2",
+            "1",
             "--json",
             "--quiet",
         ]);
         if checkpoint {
-            args.extend(["--checkpoint", "0.3"]);
+            args.extend(["--checkpoint", "0.1"]);
         }
         args.into_iter().map(String::from).collect()
     };
@@ -138,7 +140,7 @@ fn a_killed_build_resumes_without_losing_proved_work() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    while !journal.exists() || started.elapsed() < Duration::from_millis(1500) {
+    while !journal.exists() {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "no checkpoint written"
