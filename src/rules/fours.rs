@@ -279,11 +279,12 @@ impl Board {
             (four.five || four.count > 0).then_some((p, four))
         };
         match Fives::of(self.rules(), color) {
-            Some(_) => self
-                .crowded(color, 3, |_, _| true)
-                .into_iter()
-                .filter_map(with_four)
-                .collect(),
+            Some(_) => {
+                let crowded = self.crowded(color, 3, |_, _| true);
+                let mut fours = Vec::with_capacity(crowded.len());
+                fours.extend(crowded.into_iter().filter_map(with_four));
+                fours
+            }
             None => self
                 .points()
                 .filter(|&p| self.is_empty(p))
@@ -296,7 +297,7 @@ impl Board {
     /// that pass `keep`, file by file, each once.
     fn crowded(&self, color: Color, min: u32, keep: impl Fn(&Board, Point) -> bool) -> Vec<Point> {
         let mut seen = [0u32; 20];
-        let mut points = Vec::new();
+        let mut points = Vec::with_capacity(16);
         self.lines().crowded_points(color, min, |p| {
             let bit = 1 << p.y();
             if seen[usize::from(p.x())] & bit == 0 {

@@ -260,7 +260,7 @@ impl<'a> VcfSearch<'a> {
         candidates.retain(|&(p, _)| self.legal(p));
         // A four no single stone can stop wins; a four with one stopping point forces it; a
         // four the defender may stop in several ways (caro) is no part of a VCF.
-        let mut forcing = Vec::new();
+        let mut forcing = Vec::with_capacity(candidates.len());
         for (p, four) in candidates {
             match self.board.defence_of(p, self.attacker, four) {
                 Defence::Unstoppable => {

@@ -61,13 +61,13 @@ const TABLE_CAP: usize = 4 << 20;
 /// not tried), so any bound is sound; short ones are cheap and catch most.
 const DEFENDER_FOURS: u32 = 2;
 
-/// A move of a node with the proof and disproof numbers its child starts with, before it is
-/// searched: an estimate of how hard it is to prove and to disprove.
+/// A move of a node with the proof number its child starts with, before it is searched: an
+/// estimate of how hard it is to prove (see [`attack_estimate`]). Every child starts with
+/// disproof number 1. Nodes keep their moves in the table, so a move is kept small.
 #[derive(Clone, Copy, Debug)]
 struct Move {
     point: Point,
-    pn: u32,
-    dn: u32,
+    pn: u8,
 }
 
 type Moves = std::sync::Arc<[Move]>;
@@ -112,7 +112,7 @@ enum Expansion {
 /// itself, a three leaves a handful, and a quiet move that may hide a VCF is seldom a threat
 /// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`). `level` is the most
 /// own stones in a clear five-point stretch through `p`: a four needs 3, a three 2.
-fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u32 {
+fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u8 {
     if level >= 3 && board.four_at(p, attacker).count > 0 {
         2
     } else if level >= 2 && board.threes_at(p, attacker) > 0 {
@@ -152,17 +152,16 @@ fn threat_candidates(board: &Board, attacker: Color) -> Vec<Candidate> {
         *top = (*top).max(level as u8);
         *twos += u8::from(level >= 2);
     });
-    candidates
-        .iter()
-        .map(|point| {
-            let (top, twos) = levels[usize::from(point.x())][usize::from(point.y())];
-            Candidate {
-                point,
-                level: u32::from(top),
-                may_be_forbidden: top >= 3 || twos >= 2,
-            }
-        })
-        .collect()
+    let mut list = Vec::with_capacity(candidates.len());
+    list.extend(candidates.iter().map(|point| {
+        let (top, twos) = levels[usize::from(point.x())][usize::from(point.y())];
+        Candidate {
+            point,
+            level: u32::from(top),
+            may_be_forbidden: top >= 3 || twos >= 2,
+        }
+    }));
+    list
 }
 
 struct Search<'a> {
@@ -479,6 +478,16 @@ pub(crate) fn prove(
     }
 }
 
+/// Makes room in a full table (`cap` entries): drops the open entries, whose numbers are only
+/// estimates a later visit recomputes, and keeps the proved and disproved ones, which are
+/// facts. If the facts alone fill more than half the table, it is cleared.
+fn make_room(table: &mut super::ZobristMap<Entry>, cap: usize) {
+    table.retain(|_, e| e.pn == 0 || e.dn == 0);
+    if table.len() > cap / 2 {
+        table.clear();
+    }
+}
+
 /// A key for the remaining depth, mixed into the table key when the depth is bounded.
 fn depth_key(depth: Option<u32>) -> u64 {
     depth.map_or(0, |d| {
@@ -541,14 +550,7 @@ impl<'a> Search<'a> {
             if !self.board.is_legal_for(g, self.attacker) {
                 return Ok(Expansion::Disproved);
             }
-            return Ok(Expansion::Moves(
-                vec![Move {
-                    point: g,
-                    pn: 1,
-                    dn: 1,
-                }],
-                0,
-            ));
+            return Ok(Expansion::Moves(vec![Move { point: g, pn: 1 }], 0));
         }
         // Threat candidates: moves with two or more own stones in one clear five-point stretch,
         // or in stretches of two lines. Whether each is a threat is decided at its AND node.
@@ -571,7 +573,6 @@ impl<'a> Search<'a> {
             .map(|c| Move {
                 point: c.point,
                 pn: attack_estimate(&self.board, c.point, self.attacker, c.level),
-                dn: 1,
             })
             .collect();
         moves.sort_by_key(|m| (m.pn, m.point));
@@ -608,22 +609,11 @@ impl<'a> Search<'a> {
             Defence::Unstoppable => return Ok(Expansion::Proved(0)),
             Defence::Forced(f) if self.block_forbidden(f) => return Ok(Expansion::Proved(0)),
             Defence::Forced(f) => {
-                return Ok(Expansion::Moves(
-                    vec![Move {
-                        point: f,
-                        pn: 1,
-                        dn: 1,
-                    }],
-                    0,
-                ));
+                return Ok(Expansion::Moves(vec![Move { point: f, pn: 1 }], 0));
             }
             Defence::Choice(stops) => {
                 // Caro: every stone that stops the four is a reply to search.
-                let replies = stops.into_iter().map(|point| Move {
-                    point,
-                    pn: 1,
-                    dn: 1,
-                });
+                let replies = stops.into_iter().map(|point| Move { point, pn: 1 });
                 return Ok(Expansion::Moves(replies.collect(), 0));
             }
             Defence::NoFour => {}
@@ -640,11 +630,7 @@ impl<'a> Search<'a> {
             return Ok(Expansion::Proved(certificate_len));
         }
         replies.sort_by_key(|&(p, counter)| (!counter, p));
-        let replies = replies.into_iter().map(|(point, _)| Move {
-            point,
-            pn: 1,
-            dn: 1,
-        });
+        let replies = replies.into_iter().map(|(point, _)| Move { point, pn: 1 });
         Ok(Expansion::Moves(replies.collect(), certificate_len))
     }
 
@@ -685,8 +671,9 @@ impl<'a> Search<'a> {
     }
 
     fn store(&mut self, key: u64, entry: Entry) {
-        if self.table.len() >= self.options.table_entries.unwrap_or(TABLE_CAP) {
-            self.table.clear();
+        let cap = self.options.table_entries.unwrap_or(TABLE_CAP);
+        if self.table.len() >= cap && !self.table.contains_key(&key) {
+            make_room(&mut self.table, cap);
         }
         self.table.insert(key, entry);
     }
@@ -735,27 +722,26 @@ impl<'a> Search<'a> {
         let is_or = self.is_or();
         let child_depth = self.child_depth(depth);
         let child_depth_key = depth_key(child_depth);
-        let child_keys: Vec<u64> = moves
-            .iter()
-            .map(|m| self.board.hash_after(m.point) ^ child_depth_key)
-            .collect();
         let lookup = |table: &super::ZobristMap<Entry>, m: &Move, key: u64| {
             table
                 .get(&key)
-                .map_or((m.pn, m.dn, 0), |e| (e.pn, e.dn, e.len))
+                .map_or((u32::from(m.pn), 1, 0), |e| (e.pn, e.dn, e.len))
         };
-        // The children's (pn, dn, len), read once; after that only the child just searched is
-        // read again. A sibling's entry can change meanwhile only through a transposition, and
-        // a stale copy is just a worse estimate: proved and disproved stay true.
-        let mut children: Vec<(u32, u32, u32)> = moves
+        // Each child's key and (pn, dn, len), read once; after that only the child just
+        // searched is read again. A sibling's entry can change meanwhile only through a
+        // transposition, and a stale copy is just a worse estimate: proved and disproved stay
+        // true.
+        let mut children: Vec<(u64, (u32, u32, u32))> = moves
             .iter()
-            .zip(&child_keys)
-            .map(|(m, &k)| lookup(&self.table, m, k))
+            .map(|m| {
+                let k = self.board.hash_after(m.point) ^ child_depth_key;
+                (k, lookup(&self.table, m, k))
+            })
             .collect();
         loop {
             // Proof length: the quickest proved child of an OR node, the longest of an AND node.
             let mut len = if is_or { INF } else { certificate_len };
-            for &(cpn, _, clen) in &children {
+            for &(_, (cpn, _, clen)) in &children {
                 if cpn == 0 {
                     len = if is_or {
                         len.min(clen + 1)
@@ -767,17 +753,23 @@ impl<'a> Search<'a> {
             let combined = combine(
                 is_or,
                 Sum::Plain,
-                children.iter().map(|&(cpn, cdn, _)| (cpn, cdn)),
+                children.iter().map(|&(_, (cpn, cdn, _))| (cpn, cdn)),
             );
             let (pn, dn) = (combined.pn, combined.dn);
-            let entry = Entry {
-                pn,
-                dn,
-                len,
-                certificate_len,
-                moves: Some(moves.clone()),
-            };
-            self.store(key, entry);
+            match self.table.get_mut(&key) {
+                // The entry the first pass stored (with these moves), unless it was dropped.
+                Some(e) if e.moves.is_some() => (e.pn, e.dn, e.len) = (pn, dn, len),
+                _ => {
+                    let entry = Entry {
+                        pn,
+                        dn,
+                        len,
+                        certificate_len,
+                        moves: Some(moves.clone()),
+                    };
+                    self.store(key, entry);
+                }
+            }
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.stopped {
                 return (pn, dn);
             }
@@ -786,7 +778,7 @@ impl<'a> Search<'a> {
             self.board.play_unchecked(moves[best].point);
             self.mid(child_depth, c_th_pn, c_th_dn);
             self.board.undo();
-            children[best] = lookup(&self.table, &moves[best], child_keys[best]);
+            children[best].1 = lookup(&self.table, &moves[best], children[best].0);
         }
     }
 
