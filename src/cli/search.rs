@@ -44,6 +44,12 @@ pub struct SearchArgs {
     /// run to run, the result does not. `vcf` takes --threads only with --batch.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+    /// Bound on the search tables, in MiB, shared equally by the searches running at once
+    /// (the threads of one `vct`, or the positions of a batch; at least 16 MiB each). Without
+    /// it each search keeps up to about 1 GB (`vct`) or 200 MB (`vcf`). A full VCT table keeps
+    /// its proved and disproved positions and drops the rest.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    memory: Option<u64>,
 }
 
 pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -95,12 +101,13 @@ pub(crate) fn interrupted() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// The search `kind` for `attacker` on `board`, on `threads` threads within `memory_mb` MiB.
 fn solve(
     board: &Board,
     attacker: Color,
     kind: Kind,
     time: Option<f64>,
-    threads: usize,
+    (threads, memory_mb): (usize, Option<u64>),
 ) -> (Report, f64) {
     let start = Instant::now();
     let limits = Limits {
@@ -118,6 +125,7 @@ fn solve(
                 max_fours,
                 shortest,
                 limits,
+                memory_mb,
             },
         ),
         Kind::Vct {
@@ -131,6 +139,7 @@ fn solve(
                 threat_fours,
                 limits,
                 threads: Some(threads),
+                memory_mb,
                 ..VctOptions::default()
             },
         ),
@@ -186,7 +195,7 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         |n| n as usize,
     );
-    let (report, seconds) = solve(&board, attacker, kind, args.time, threads);
+    let (report, seconds) = solve(&board, attacker, kind, args.time, (threads, args.memory));
     let a = answer(None, attacker, &report, seconds);
     if global.json {
         crate::outln!("{}", serde_json::to_string(&a)?)?;
@@ -224,8 +233,11 @@ fn batch(
         Ok((board, attacker))
     })?;
     let pool = crate::cli::batch::pool(args.threads)?;
+    let memory = args
+        .memory
+        .map(|total| crate::cli::batch::memory_share(total, pool.current_num_threads()));
     let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
-        let (report, seconds) = solve(board, *attacker, kind, args.time, 1);
+        let (report, seconds) = solve(board, *attacker, kind, args.time, (1, memory));
         serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))
             .expect("results serialise")
     });

@@ -240,7 +240,7 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
         notation::parse_position(position, &options).map_err(|e| e.to_string())
     })?;
     let pool = crate::cli::batch::pool(args.threads)?;
-    let memory = memory_share(
+    let memory = crate::cli::batch::memory_share(
         args.memory.unwrap_or(DEFAULT_MEMORY_MB),
         pool.current_num_threads(),
     );
@@ -297,12 +297,6 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
     db_error.map_or(Ok(()), Err)
 }
 
-/// Each position's table bound in a batch on `threads` threads sharing `total` MiB: at least
-/// 16 MiB.
-fn memory_share(total: u64, threads: usize) -> u64 {
-    (total / threads.max(1) as u64).max(16)
-}
-
 /// The answer for a position the batch never searched, having been stopped first.
 fn unsearched(id: Value, board: &Board) -> Answer {
     Answer {
@@ -323,15 +317,6 @@ fn unsearched(id: Value, board: &Board) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_batch_shares_the_memory_bound_among_its_threads() {
-        assert_eq!(memory_share(1024, 1), 1024);
-        assert_eq!(memory_share(1024, 4), 256);
-        assert_eq!(memory_share(100, 3), 33);
-        assert_eq!(memory_share(64, 16), 16, "at least 16 MiB");
-        assert_eq!(memory_share(16, 0), 16);
-    }
 
     #[test]
     fn the_progress_line_shows_every_statistic() {

@@ -454,6 +454,8 @@ impl<'a> Prover<'a> {
                 ..self.limits.clone()
             },
             table_entries: Some(self.vct_entries),
+            // Bounded by `table_entries` and the VCF table passed in.
+            memory_mb: None,
             threads: None,
         };
         let mut fresh = VctTable::default();

@@ -22,6 +22,8 @@ pub struct VcfOptions {
     pub shortest: bool,
     /// When to stop.
     pub limits: Limits,
+    /// Bound on the transposition table, in MiB (default: 8M entries, about 200 MB at most).
+    pub memory_mb: Option<u64>,
 }
 
 /// "No VCF at any length" in the transposition table.
@@ -108,7 +110,9 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
     }
     let mut board = board.clone();
     board.keep_symmetric_keys(false);
-    let mut table = VcfTable::default();
+    let mut table = options.memory_mb.map_or_else(VcfTable::default, |mb| {
+        VcfTable::within_bytes(usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+    });
     let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
     let mut outcome = if options.shortest {
         let mut outcome = Outcome::NoWin;

@@ -42,8 +42,13 @@ pub struct VctOptions {
     pub threat_fours: Option<u32>,
     /// When to stop.
     pub limits: Limits,
-    /// Entries the transposition table keeps before it is cleared (default 4M), per thread.
+    /// Entries the transposition table keeps before it makes room (see [`make_room`]), per
+    /// thread; when given, it overrides `memory_mb` for this table.
     pub table_entries: Option<usize>,
+    /// Bound on the search tables, in MiB, shared equally by the searches of all threads:
+    /// three quarters for each search's VCT table, a quarter for its VCF table. By default
+    /// each search keeps up to 4M VCT entries and 8M VCF entries (about 1 GB at most).
+    pub memory_mb: Option<u64>,
     /// Threads (default 1). One thread is deterministic: the same nodes and line on every
     /// run. More threads run narrower searches beside the asked one (see [`vct`]): the result
     /// is the same (a win, no win, or unknown at a limit), the line and node count may differ.
@@ -54,8 +59,35 @@ pub struct VctOptions {
 /// With more threads, the narrower searches beside the asked one bound their certificates at
 /// 1 to this many fours.
 const NARROWEST: u32 = 4;
-/// Entries kept before the table is cleared.
+/// Entries kept by default before the table makes room.
 const TABLE_CAP: usize = 4 << 20;
+/// Estimated bytes a VCT table entry takes at most: its bucket (key, numbers, move-list handle
+/// and control byte) in a table that has just doubled, and its move list. Measured: 4M entries
+/// take about 650 MB on `bench_vct_unstable`.
+const ENTRY_BYTES: usize = 192;
+
+impl VctOptions {
+    /// The entries one search's VCT table keeps before it makes room.
+    fn table_cap(&self) -> usize {
+        self.table_entries.unwrap_or_else(|| {
+            self.memory_mb.map_or(TABLE_CAP, |mb| {
+                (mebibytes(mb) / 4 * 3 / ENTRY_BYTES).max(1024)
+            })
+        })
+    }
+
+    /// A VCF table for one search.
+    fn vcf_table(&self) -> VcfTable {
+        self.memory_mb.map_or_else(VcfTable::default, |mb| {
+            VcfTable::within_bytes(mebibytes(mb) / 4)
+        })
+    }
+}
+
+/// `mb` MiB in bytes (saturating).
+fn mebibytes(mb: u64) -> usize {
+    usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
 /// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
 /// the defender can answer with a VCF fails; an attack that leaves a defender VCF standing is
 /// not tried), so any bound is sound; short ones are cheap and catch most.
@@ -170,6 +202,8 @@ struct Search<'a> {
     defender: Color,
     options: &'a VctOptions,
     table: super::ZobristMap<Entry>,
+    /// Entries `table` keeps before it makes room.
+    table_cap: usize,
     vcf_table: &'a mut VcfTable,
     nodes: u64,
     stopped: bool,
@@ -209,6 +243,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         let mut options = options.clone();
         options.threat_fours = (threat_fours != UNLIMITED).then_some(threat_fours);
         options.threads = Some(1);
+        options.memory_mb = options.memory_mb.map(|mb| mb / u64::from(narrow + 1));
         options.limits.called_off = Some(over.clone());
         options
     };
@@ -264,7 +299,7 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
 
 /// One search on one thread.
 fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
-    let mut vcf_table = VcfTable::default();
+    let mut vcf_table = options.vcf_table();
     let mut search = Search::new(board.clone(), attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
@@ -512,6 +547,7 @@ impl<'a> Search<'a> {
             defender: attacker.opponent(),
             options,
             table: super::ZobristMap::default(),
+            table_cap: options.table_cap(),
             vcf_table,
             nodes: 0,
             stopped: false,
@@ -671,9 +707,8 @@ impl<'a> Search<'a> {
     }
 
     fn store(&mut self, key: u64, entry: Entry) {
-        let cap = self.options.table_entries.unwrap_or(TABLE_CAP);
-        if self.table.len() >= cap && !self.table.contains_key(&key) {
-            make_room(&mut self.table, cap);
+        if self.table.len() >= self.table_cap && !self.table.contains_key(&key) {
+            make_room(&mut self.table, self.table_cap);
         }
         self.table.insert(key, entry);
     }
@@ -1054,6 +1089,83 @@ mod tests {
         );
         assert!(found.won && !found.exhausted);
         found.tree.expect("a won search rebuilds its tree")
+    }
+
+    /// A full table drops its open entries and keeps the proved and disproved ones, unless
+    /// those alone fill more than half of it.
+    #[test]
+    fn making_room_keeps_the_settled_entries() {
+        let open = |pn| Entry {
+            pn,
+            dn: 3,
+            len: 0,
+            certificate_len: 0,
+            moves: Some(
+                vec![Move {
+                    point: Point::new(7, 7),
+                    pn: 2,
+                }]
+                .into(),
+            ),
+        };
+        let disproved = Entry {
+            pn: INF,
+            dn: 0,
+            ..open(1)
+        };
+        let mut table = super::super::ZobristMap::default();
+        table.insert(1, open(2));
+        table.insert(2, Entry::proved(3));
+        table.insert(3, disproved.clone());
+        table.insert(4, open(5));
+        make_room(&mut table, 4);
+        let mut kept: Vec<u64> = table.keys().copied().collect();
+        kept.sort_unstable();
+        assert_eq!(kept, [2, 3]);
+        table.insert(5, Entry::proved(1));
+        make_room(&mut table, 4);
+        assert!(
+            table.is_empty(),
+            "three settled entries fill more than half of 4"
+        );
+    }
+
+    /// A table far too small for the search still proves the win: proved and disproved
+    /// positions survive each time it makes room, and the proof tree rebuilt from them holds.
+    #[test]
+    fn a_search_in_a_small_table_still_wins() {
+        let board = example();
+        let roomy = vct(&board, Color::Black, &VctOptions::default());
+        let cramped = VctOptions {
+            table_entries: Some(2000),
+            ..VctOptions::default()
+        };
+        let small = vct(&board, Color::Black, &cramped);
+        assert!(matches!(roomy.outcome, Outcome::Win(_)));
+        assert!(
+            matches!(small.outcome, Outcome::Win(_)),
+            "{:?}",
+            small.outcome
+        );
+        assert!(small.nodes > roomy.nodes, "2000 entries made no room");
+        let mut table = VctTable::default();
+        let found = prove(
+            &board,
+            Color::Black,
+            &cramped,
+            &mut VcfTable::default(),
+            &mut table,
+            true,
+        );
+        assert!(found.won && table.0.len() <= 2000);
+        let tree = found.tree.expect("a won search rebuilds its tree");
+        assert!(tree.holds(&mut board.clone(), Color::Black));
+        // The memory bound leaves a quarter of it to the VCF table and the rest to this one.
+        let bounded = VctOptions {
+            memory_mb: Some(16),
+            ..VctOptions::default()
+        };
+        assert_eq!(bounded.table_cap(), (16 << 20) / 4 * 3 / ENTRY_BYTES);
     }
 
     /// Simulation is sound only if `holds` fails where the proof does: a white stone on the

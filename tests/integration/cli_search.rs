@@ -381,8 +381,36 @@ fn bad_time_is_a_usage_error() {
         );
     }
     usage_error(&["vcf", "h8", "--threads", "0"], "", "--threads");
+    usage_error(&["vct", "h8", "--memory", "8"], "", "--memory");
+    usage_error(&["vcf", "h8", "--memory", "lots"], "", "--memory");
     usage_error(&["vcf", "h8", "--max-fours", "x"], "", "--max-fours");
     usage_error(&["vct", "h8", "--max-depth", "x"], "", "--max-depth");
+}
+
+/// `--memory` bounds the tables: the smallest bound still proves the example VCT on one
+/// thread, on two, and in a batch, and `vcf` takes it too.
+#[test]
+fn a_small_memory_bound_still_finds_the_win() {
+    let example = "data/examples/vct.txt";
+    for threads in ["1", "2"] {
+        let v = json(&["vct", example, "--memory", "16", "--threads", threads]);
+        assert_eq!(v["result"], "win", "{v}");
+    }
+    let v = json(&["vcf", &quintet("test_vcf_long"), "--memory", "16"]);
+    assert_eq!(v["result"], "win", "{v}");
+    let line = json!({"position": std::fs::read_to_string(example).unwrap(), "attacker": "black"});
+    let out = renju()
+        .args(["vct", "--batch", "-", "--memory", "16", "--threads", "2"])
+        .write_stdin(format!("{line}\n{line}\n"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let records: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert!(records.iter().all(|r| r["result"] == "win"), "{records:?}");
 }
 
 /// `--time -1` (with a space) is refused with a message about the value, not read as an
