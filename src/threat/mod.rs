@@ -26,6 +26,11 @@ pub(crate) use vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable};
 pub use vcf::{VcfOptions, vcf};
 pub(crate) use zone::breaking_replies;
 
+/// `mb` MiB in bytes (saturating).
+pub(crate) fn mebibytes(mb: u64) -> usize {
+    usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
 /// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
 pub(crate) type ZobristMap<V> =
     std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;

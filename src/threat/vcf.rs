@@ -111,7 +111,7 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
     let mut board = board.clone();
     board.keep_symmetric_keys(false);
     let mut table = options.memory_mb.map_or_else(VcfTable::default, |mb| {
-        VcfTable::within_bytes(usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+        VcfTable::within_bytes(super::mebibytes(mb))
     });
     let mut search = VcfSearch::new(&mut board, attacker, &options.limits, &mut table);
     let mut outcome = if options.shortest {

@@ -31,7 +31,7 @@ use crate::rules::{Board, Color, Defence, Point, Rule};
 
 use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
 use super::zone::{PointSet, breaking_replies, still_wins, zone_of};
-use super::{Ending, Limits, Line, Outcome, Report};
+use super::{Ending, Limits, Line, Outcome, Report, mebibytes};
 
 /// Options of a VCT search.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +65,10 @@ const TABLE_CAP: usize = 4 << 20;
 /// and control byte) in a table that has just doubled, and its move list. Measured: 4M entries
 /// take about 650 MB on `bench_vct_unstable`.
 const ENTRY_BYTES: usize = 192;
+/// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
+/// the defender can answer with a VCF fails; an attack that leaves a defender VCF standing is
+/// not tried), so any bound is sound; short ones are cheap and catch most.
+const DEFENDER_FOURS: u32 = 2;
 
 impl VctOptions {
     /// The entries one search's VCT table keeps before it makes room.
@@ -83,15 +87,6 @@ impl VctOptions {
         })
     }
 }
-
-/// `mb` MiB in bytes (saturating).
-fn mebibytes(mb: u64) -> usize {
-    usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
-}
-/// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
-/// the defender can answer with a VCF fails; an attack that leaves a defender VCF standing is
-/// not tried), so any bound is sound; short ones are cheap and catch most.
-const DEFENDER_FOURS: u32 = 2;
 
 /// A move of a node with the proof number its child starts with, before it is searched: an
 /// estimate of how hard it is to prove (see [`attack_estimate`]). Every child starts with
@@ -243,7 +238,10 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         let mut options = options.clone();
         options.threat_fours = (threat_fours != UNLIMITED).then_some(threat_fours);
         options.threads = Some(1);
-        options.memory_mb = options.memory_mb.map(|mb| mb / u64::from(narrow + 1));
+        // Each search gets an equal part of the bound, and at least 16 MiB.
+        options.memory_mb = options
+            .memory_mb
+            .map(|mb| (mb / u64::from(narrow + 1)).max(16));
         options.limits.called_off = Some(over.clone());
         options
     };
