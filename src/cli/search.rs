@@ -1,9 +1,11 @@
-//! `renju vcf` and `renju vct`: one position, or a batch of them in parallel.
+//! `renju vcf` and `renju vct`: one position (for `vct`, with a spinner on a terminal that
+//! counts the nodes), or a batch of them in parallel.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
@@ -101,13 +103,15 @@ pub(crate) fn interrupted() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// The search `kind` for `attacker` on `board`, on `threads` threads within `memory_mb` MiB.
+/// The search `kind` for `attacker` on `board`, on `threads` threads within `memory_mb` MiB;
+/// a VCT adds its nodes to `progress` as it goes.
 fn solve(
     board: &Board,
     attacker: Color,
     kind: Kind,
     time: Option<f64>,
     (threads, memory_mb): (usize, Option<u64>),
+    progress: Option<Arc<AtomicU64>>,
 ) -> (Report, f64) {
     let start = Instant::now();
     let limits = Limits {
@@ -140,11 +144,47 @@ fn solve(
                 limits,
                 threads: Some(threads),
                 memory_mb,
+                progress,
                 ..VctOptions::default()
             },
         ),
     };
     (report, start.elapsed().as_secs_f64())
+}
+
+/// Runs `work`; with `show`, a spinner on stderr meanwhile shows the nodes `counter` has
+/// counted, their rate and the time, and is cleared at the end.
+fn with_spinner<T>(show: bool, counter: &AtomicU64, work: impl FnOnce() -> T) -> T {
+    if !show {
+        return work();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let start = Instant::now();
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let ticker = scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let nodes = counter.load(Ordering::Relaxed);
+                bar.set_message(progress_line(nodes, start.elapsed().as_secs_f64()));
+                std::thread::park_timeout(Duration::from_millis(200));
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        ticker.thread().unpark();
+        result
+    });
+    bar.finish_and_clear();
+    result
+}
+
+/// The spinner's message: nodes so far, nodes per second, seconds.
+fn progress_line(nodes: u64, seconds: f64) -> String {
+    format!(
+        "{nodes} nodes, {:.0}/s, {seconds:.1}s",
+        nodes as f64 / seconds.max(1e-9)
+    )
 }
 
 fn answer(id: Option<Value>, attacker: Color, report: &Report, seconds: f64) -> Answer {
@@ -195,7 +235,19 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         |n| n as usize,
     );
-    let (report, seconds) = solve(&board, attacker, kind, args.time, (threads, args.memory));
+    let counter = Arc::new(AtomicU64::new(0));
+    let spinner = !global.quiet && std::io::stderr().is_terminal();
+    let (report, seconds) = with_spinner(spinner, &counter, || {
+        let progress = Some(counter.clone());
+        solve(
+            &board,
+            attacker,
+            kind,
+            args.time,
+            (threads, args.memory),
+            progress,
+        )
+    });
     let a = answer(None, attacker, &report, seconds);
     if global.json {
         crate::outln!("{}", serde_json::to_string(&a)?)?;
@@ -237,7 +289,7 @@ fn batch(
         .memory
         .map(|total| crate::cli::batch::memory_share(total, pool.current_num_threads()));
     let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
-        let (report, seconds) = solve(board, *attacker, kind, args.time, (1, memory));
+        let (report, seconds) = solve(board, *attacker, kind, args.time, (1, memory), None);
         serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))
             .expect("results serialise")
     });
@@ -245,4 +297,18 @@ fn batch(
         crate::outln!("{}", line.unwrap_or_else(|failure| failure))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_shows_nodes_rate_and_time() {
+        assert_eq!(
+            progress_line(3_000_000, 2.0),
+            "3000000 nodes, 1500000/s, 2.0s"
+        );
+        assert_eq!(progress_line(0, 0.0), "0 nodes, 0/s, 0.0s");
+    }
 }

@@ -457,6 +457,7 @@ impl<'a> Prover<'a> {
             // Bounded by `table_entries` and the VCF table passed in.
             memory_mb: None,
             threads: None,
+            progress: None,
         };
         let mut fresh = VctTable::default();
         let table = if resume {

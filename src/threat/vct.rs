@@ -24,7 +24,7 @@
 //! caro, whose VCF sub-searches are not exhaustive.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
@@ -54,7 +54,13 @@ pub struct VctOptions {
     /// is the same (a win, no win, or unknown at a limit), the line and node count may differ.
     /// Each thread's search has the whole node budget of `limits` and its own tables.
     pub threads: Option<usize>,
+    /// A counter each search adds its nodes to as it goes (every few thousand, and the rest at
+    /// its end), for a progress display: at the end it holds the report's node count.
+    pub progress: Option<Arc<AtomicU64>>,
 }
+
+/// Nodes a search counts before it adds them to [`VctOptions::progress`].
+const PROGRESS_EVERY: u64 = 4096;
 
 /// With more threads, the narrower searches beside the asked one bound their certificates at
 /// 1 to this many fours.
@@ -201,6 +207,8 @@ struct Search<'a> {
     table_cap: usize,
     vcf_table: &'a mut VcfTable,
     nodes: u64,
+    /// The part of `nodes` added to the options' progress counter.
+    published: u64,
     stopped: bool,
 }
 
@@ -315,6 +323,7 @@ fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         // search), so its failures prove nothing.
         Outcome::Unknown
     };
+    search.publish();
     Report {
         outcome,
         nodes: search.nodes,
@@ -503,6 +512,7 @@ pub(crate) fn prove(
         None
     };
     table.0 = std::mem::take(&mut search.table);
+    search.publish();
     Proved {
         won,
         tree,
@@ -548,8 +558,17 @@ impl<'a> Search<'a> {
             table_cap: options.table_cap(),
             vcf_table,
             nodes: 0,
+            published: 0,
             stopped: false,
         }
+    }
+
+    /// Adds the nodes not yet counted to the options' progress counter, if any.
+    fn publish(&mut self) {
+        if let Some(progress) = &self.options.progress {
+            progress.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        }
+        self.published = self.nodes;
     }
 
     fn is_or(&self) -> bool {
@@ -715,6 +734,9 @@ impl<'a> Search<'a> {
     /// disproof number reaches the thresholds. Returns the node's (pn, dn).
     fn mid(&mut self, depth: Option<u32>, th_pn: u32, th_dn: u32) -> (u32, u32) {
         self.nodes += 1;
+        if self.nodes - self.published >= PROGRESS_EVERY {
+            self.publish();
+        }
         if self.options.limits.reached(self.nodes) {
             self.stopped = true;
         }
@@ -1164,6 +1186,30 @@ mod tests {
             ..VctOptions::default()
         };
         assert_eq!(bounded.table_cap(), (16 << 20) / 4 * 3 / ENTRY_BYTES);
+    }
+
+    /// The progress counter ends at the report's node count, on one thread and on several.
+    #[test]
+    fn progress_counts_every_node() {
+        let board = example();
+        for threads in [1, 3] {
+            let counter = Arc::new(AtomicU64::new(0));
+            let report = vct(
+                &board,
+                Color::Black,
+                &VctOptions {
+                    threads: Some(threads),
+                    progress: Some(counter.clone()),
+                    ..VctOptions::default()
+                },
+            );
+            assert!(report.nodes > PROGRESS_EVERY, "too small to count in steps");
+            assert_eq!(
+                counter.load(Ordering::Relaxed),
+                report.nodes,
+                "{threads} threads"
+            );
+        }
     }
 
     /// Simulation is sound only if `holds` fails where the proof does: a white stone on the
