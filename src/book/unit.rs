@@ -160,14 +160,13 @@ impl Unit {
     ) -> Result<Vec<WorkResult>, String> {
         use rayon::prelude::*;
         let boards = self.boards()?;
-        let at_once = pool.current_num_threads().max(1) as u64;
         let options = RoundOptions {
             position_time: self.position_time,
             position_nodes: self.position_nodes,
             memory_mb: self
                 .memory_mb
                 .or(options.memory_mb)
-                .map(|m| (m / at_once).max(16)),
+                .map(|m| crate::threat::memory_share(m, pool.current_num_threads())),
             ..options.clone()
         };
         let solutions: Vec<_> = pool.install(|| {

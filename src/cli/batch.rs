@@ -23,12 +23,6 @@ pub struct Job<T> {
     pub parsed: Result<T, String>,
 }
 
-/// Each position's table bound in a batch on `threads` threads sharing `total` MiB: at least
-/// 16 MiB.
-pub fn memory_share(total: u64, threads: usize) -> u64 {
-    (total / threads.max(1) as u64).max(16)
-}
-
 /// The error record of a bad line.
 #[derive(Serialize)]
 struct Failure {
@@ -167,18 +161,4 @@ fn failure(id: &Value, error: &str) -> String {
         error: error.to_string(),
     })
     .expect("an error record serialises")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_batch_shares_the_memory_bound_among_its_threads() {
-        assert_eq!(memory_share(1024, 1), 1024);
-        assert_eq!(memory_share(1024, 4), 256);
-        assert_eq!(memory_share(100, 3), 33);
-        assert_eq!(memory_share(64, 16), 16, "at least 16 MiB");
-        assert_eq!(memory_share(16, 0), 16);
-    }
 }

@@ -7,8 +7,6 @@
 //! database first, at every checkpoint and at the end; a builder killed at any moment is
 //! resumed by running the same command again.
 
-use std::io::IsTerminal;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -24,6 +22,7 @@ use renju::notation::PositionOptions;
 use renju::rules::{Board, Color};
 
 use crate::cli::search::interrupted;
+use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
 
 /// The subcommands of `book`.
@@ -352,13 +351,6 @@ fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions
     })
 }
 
-fn threads_of(threads: Option<u32>) -> usize {
-    threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-        |n| n.max(1) as usize,
-    )
-}
-
 /// What `book build` and `book status` print as JSON.
 #[derive(Serialize)]
 struct Standing<'a> {
@@ -513,11 +505,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             opened.book.roots.len()
         );
     }
-    let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
+    let bar = crate::cli::spinner(global);
     let mut last_checkpoint = Instant::now();
     let mut run_nodes = 0u64;
     let mut run_searches = 0u64;

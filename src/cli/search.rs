@@ -1,7 +1,6 @@
 //! `renju vcf` and `renju vct`: one position (for `vct`, with a spinner on a terminal that
 //! counts the nodes), or a batch of them in parallel.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -152,14 +151,16 @@ fn solve(
     (report, start.elapsed().as_secs_f64())
 }
 
-/// Runs `work`; with `show`, a spinner on stderr meanwhile shows the nodes `counter` has
-/// counted, their rate and the time, and is cleared at the end.
-fn with_spinner<T>(show: bool, counter: &AtomicU64, work: impl FnOnce() -> T) -> T {
-    if !show {
+/// Runs `work`; with a spinner `bar`, it meanwhile shows the nodes `counter` has counted,
+/// their rate and the time, and is cleared at the end.
+fn with_spinner<T>(
+    bar: Option<indicatif::ProgressBar>,
+    counter: &AtomicU64,
+    work: impl FnOnce() -> T,
+) -> T {
+    let Some(bar) = bar else {
         return work();
-    }
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.enable_steady_tick(Duration::from_millis(200));
+    };
     let start = Instant::now();
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -231,13 +232,9 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         .expect("clap requires a position without --batch");
     let board = crate::read_position_text(position, &options)?;
     let attacker = args.attacker.unwrap_or(board.to_move());
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-        |n| n as usize,
-    );
+    let threads = crate::cli::threads_of(args.threads);
     let counter = Arc::new(AtomicU64::new(0));
-    let spinner = !global.quiet && std::io::stderr().is_terminal();
-    let (report, seconds) = with_spinner(spinner, &counter, || {
+    let (report, seconds) = with_spinner(crate::cli::spinner(global), &counter, || {
         let progress = Some(counter.clone());
         solve(
             &board,
@@ -287,7 +284,7 @@ fn batch(
     let pool = crate::cli::batch::pool(args.threads)?;
     let memory = args
         .memory
-        .map(|total| crate::cli::batch::memory_share(total, pool.current_num_threads()));
+        .map(|total| renju::threat::memory_share(total, pool.current_num_threads()));
     let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
         let (report, seconds) = solve(board, *attacker, kind, args.time, (1, memory), None);
         serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))

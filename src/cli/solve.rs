@@ -2,11 +2,9 @@
 //! progress bar on a terminal and the proof written to a file on request; or, with `--batch`,
 //! solves many positions in parallel and prints one JSON line each.
 
-use std::io::IsTerminal;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -158,16 +156,9 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         .as_deref()
         .expect("clap requires a position without --batch");
     let board = crate::read_position_text(position, &options)?;
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-        |n| n as usize,
-    );
+    let threads = crate::cli::threads_of(args.threads);
     let solve_options = solve_options(args, args.memory, threads);
-    let bar = (!global.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
+    let bar = crate::cli::spinner(global);
     let start = Instant::now();
     let solution = solve(&board, &solve_options, &mut |p| {
         if let Some(bar) = &bar {
@@ -240,7 +231,7 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
         notation::parse_position(position, &options).map_err(|e| e.to_string())
     })?;
     let pool = crate::cli::batch::pool(args.threads)?;
-    let memory = crate::cli::batch::memory_share(
+    let memory = renju::threat::memory_share(
         args.memory.unwrap_or(DEFAULT_MEMORY_MB),
         pool.current_num_threads(),
     );

@@ -267,7 +267,8 @@ impl<'a> Prover<'a> {
         (threads, most): (usize, usize),
         searched: &Arc<AtomicU64>,
     ) -> Self {
-        let bound = options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB) as usize * (1 << 20) / share;
+        let bound =
+            crate::threat::mebibytes(options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)) / share;
         let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
         // Half the share for the shared proof table; a quarter for the VCF tables, one per
         // thread; a quarter for the VCT searches: a helper's are leaf searches of a bounded

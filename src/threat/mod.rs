@@ -31,6 +31,13 @@ pub(crate) fn mebibytes(mb: u64) -> usize {
     usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
 }
 
+/// One search's part of a table bound of `total` MiB shared by `parts` searches running at
+/// once (threads, or a batch's positions): an equal part, and at least 16 MiB.
+#[must_use]
+pub fn memory_share(total: u64, parts: usize) -> u64 {
+    (total / parts.max(1) as u64).max(16)
+}
+
 /// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
 pub(crate) type ZobristMap<V> =
     std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;
@@ -164,5 +171,19 @@ impl Limits {
                 .into_iter()
                 .flatten()
                 .any(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_shares_the_memory_bound_among_its_threads() {
+        assert_eq!(memory_share(1024, 1), 1024);
+        assert_eq!(memory_share(1024, 4), 256);
+        assert_eq!(memory_share(100, 3), 33);
+        assert_eq!(memory_share(64, 16), 16, "at least 16 MiB");
+        assert_eq!(memory_share(16, 0), 16);
     }
 }

@@ -246,10 +246,9 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         let mut options = options.clone();
         options.threat_fours = (threat_fours != UNLIMITED).then_some(threat_fours);
         options.threads = Some(1);
-        // Each search gets an equal part of the bound, and at least 16 MiB.
         options.memory_mb = options
             .memory_mb
-            .map(|mb| (mb / u64::from(narrow + 1)).max(16));
+            .map(|mb| super::memory_share(mb, narrow as usize + 1));
         options.limits.called_off = Some(over.clone());
         options
     };

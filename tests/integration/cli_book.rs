@@ -23,6 +23,14 @@ fn arg(path: &Path) -> &str {
 }
 
 /// `renju ARGS`, which must succeed; the JSON it prints.
+/// `book build` of the example VCT root with no search budget: the book is set up and nothing
+/// is searched yet.
+fn set_up(book: &str) -> Vec<&str> {
+    vec![
+        "book", "build", "--db", book, "--roots", VCT, "--budget", "0",
+    ]
+}
+
 fn ok(args: &[&str]) -> Value {
     let out = run(args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
@@ -189,17 +197,7 @@ fn a_killed_build_resumes_without_losing_proved_work() {
 fn plan_work_and_merge_prove_a_book_in_rounds() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
-    let init = run(&[
-        "book",
-        "build",
-        "--db",
-        arg(&book),
-        "--roots",
-        VCT,
-        "--budget",
-        "0",
-        "--quiet",
-    ]);
+    let init = run(&[set_up(arg(&book)), vec!["--quiet"]].concat());
     assert!(init.status.success(), "{}", stderr(&init));
     let mut rounds = 0;
     loop {
@@ -288,9 +286,7 @@ fn bad_input_is_one_line_and_exit_status_2() {
     }
 
     // A damaged journal and a damaged unit.
-    let init = run(&[
-        "book", "build", "--db", b, "--roots", VCT, "--budget", "0", "--quiet",
-    ]);
+    let init = run(&[set_up(b), vec!["--quiet"]].concat());
     assert!(init.status.success(), "{}", stderr(&init));
     let journal = dir.path().join("book.db.journal");
     let mut bytes = std::fs::read(&journal).unwrap();
@@ -310,16 +306,7 @@ fn a_book_being_built_is_locked() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let _held = renju::atomic::try_lock_for_update(&book).unwrap().unwrap();
-    let stderr = input_error(&[
-        "book",
-        "build",
-        "--db",
-        arg(&book),
-        "--roots",
-        VCT,
-        "--budget",
-        "0",
-    ]);
+    let stderr = input_error(&set_up(arg(&book)));
     assert!(stderr.contains("another process"));
 }
 

@@ -175,12 +175,9 @@ fn vct_results_do_not_depend_on_the_thread_count() {
 /// A small VCT 20 times on 4 threads: a race shows as a wrong result, a bad line or a hang.
 #[test]
 fn a_small_vct_on_four_threads_twenty_times() {
-    use crate::threats::{cases, position};
+    use crate::threats::{case, position};
     use renju::threat::{Outcome, VctOptions, vct};
-    let case = cases()
-        .into_iter()
-        .find(|c| c.id.ends_with("test_vct_fukumi_move"))
-        .unwrap();
+    let case = case("test_vct_fukumi_move");
     let (board, attacker) = position(&case);
     let options = VctOptions {
         max_depth: case.expect_win_within,
@@ -236,12 +233,9 @@ fn check_vct_line(
 /// A time limit stops every thread of a `vct` race: the answer is `unknown`, and it comes soon.
 #[test]
 fn a_vct_race_stops_at_its_time_limit() {
-    use crate::threats::{cases, position};
+    use crate::threats::{case, position};
     use renju::threat::{Limits, Outcome, VctOptions, vct};
-    let case = cases()
-        .into_iter()
-        .find(|c| c.id.ends_with("bench_vct_unstable"))
-        .unwrap();
+    let case = case("bench_vct_unstable");
     let (board, attacker) = position(&case);
     let started = std::time::Instant::now();
     let options = VctOptions {

@@ -46,6 +46,14 @@ pub fn cases() -> Vec<Case> {
         .collect()
 }
 
+/// The quintet case named `name` (its id without the `quintet/` prefix).
+pub fn case(name: &str) -> Case {
+    cases()
+        .into_iter()
+        .find(|c| c.id.strip_prefix("quintet/") == Some(name))
+        .unwrap_or_else(|| panic!("no quintet case {name}"))
+}
+
 pub fn position(case: &Case) -> (Board, Color) {
     let attacker: Color = case.attacker.parse().unwrap();
     let options = PositionOptions {
