@@ -92,11 +92,12 @@ impl fmt::Display for Version {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
     /// Reading: UTF-8 if every text is valid UTF-8 (as ASCII is), else GBK or Shift-JIS,
-    /// whichever decodes with fewer errors; when both decode cleanly, Shift-JIS if its reading
-    /// has kana and no half-width katakana (Japanese text has the first, GBK bytes read as
-    /// Shift-JIS mostly give the second), else GBK. The guess is for the whole file, and can
-    /// go wrong when its texts are very few: a few GBK characters can be valid UTF-8 by chance
-    /// (`斜` is `D0 B1`, UTF-8 for `б`), and Japanese text without kana reads as GBK.
+    /// whichever decodes with fewer errors; when both decode cleanly, the one whose reading has
+    /// more everyday characters (GB2312's level-1 hanzi and symbols, JIS X 0208's level-1
+    /// kanji, kana and symbols: text in one code page read in the other falls mostly outside);
+    /// on a tie, Shift-JIS if its reading has kana and no half-width katakana, else GBK. The
+    /// guess is for the whole file, and can go wrong when its texts are very few: a few GBK
+    /// characters can be valid UTF-8 by chance (`斜` is `D0 B1`, UTF-8 for `б`).
     /// Cyrillic and Western European libraries need [`Encoding::Cp1251`] or
     /// [`Encoding::Cp1252`] named. Writing: the first of the
     /// library's own [`Library::encoding`] (the one it was read in), GBK, Shift-JIS, CP1252
@@ -208,6 +209,14 @@ pub enum Damage {
     AfterEnd {
         /// The offset of the record that ended the tree.
         end: usize,
+    },
+    /// The file ends in the middle of a line: its last record is not a line's end.
+    #[error(
+        "the file ends inside a line: the last record, at byte {last}, does not end it (truncated file?)"
+    )]
+    UnfinishedLine {
+        /// The offset of the last record.
+        last: usize,
     },
     /// The file ends while siblings announced are missing.
     #[error(
@@ -582,7 +591,10 @@ struct Pending {
 /// with no point is the root's; a record on the point of a sibling read before is merged into
 /// it (the first comment read is kept, flags add up); siblings announced but missing when the
 /// file ends are accepted only if they were all announced before the first line ended, as
-/// RenLib's "save branch" leaves them. Texts that do not decode are read with replacement
+/// RenLib's "save branch" leaves them, and the file must end where a line does (RenLib ends
+/// every line with the no-child flag), so a file cut at a record boundary is caught unless it
+/// was cut exactly after a line that owed nothing. One odd byte after the tree's last line
+/// is ignored, as RenLib ignores it. Texts that do not decode are read with replacement
 /// characters.
 ///
 /// # Errors
@@ -601,9 +613,16 @@ pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Library, RenlibError> {
     let mut pending: Vec<Pending> = Vec::new();
     let mut any_line_ended = false;
     let mut tree_ended: Option<usize> = None;
+    // The last record, if it did not end its line; the sibling its line end was owed, if
+    // the file must hold one.
+    let (mut unfinished, mut owed_by_last) = (None, None);
     let mut at = body;
     while at < bytes.len() {
         let start = at;
+        if bytes.len() - at == 1 && tree_ended.is_some() {
+            // RenLib reads records in pairs and ignores an odd last byte.
+            break;
+        }
         let [pos, flags] =
             take2(bytes, &mut at).ok_or_else(|| damaged(start, Damage::TruncatedRecord))?;
         let mut board_text = false;
@@ -659,24 +678,45 @@ pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Library, RenlibError> {
             });
         }
         // RenLib writes no line end on the root; one there is ignored, as RenLib does.
-        if flags & flag::NO_CHILD != 0 && !is_root {
+        if is_root {
+            continue;
+        }
+        unfinished = Some(start);
+        owed_by_last = None;
+        if flags & flag::NO_CHILD != 0 {
+            unfinished = None;
             any_line_ended = true;
             match pending.pop() {
-                Some(sibling) => path.truncate(sibling.depth),
+                Some(sibling) => {
+                    path.truncate(sibling.depth);
+                    if !sibling.leading {
+                        owed_by_last = Some(sibling.offset);
+                    }
+                }
                 None => tree_ended = Some(start),
             }
         }
     }
-    if let Some(first) = pending.first()
-        && !pending.iter().all(|p| p.leading)
-    {
+    // The file may end only where a line ends, owing no sibling but those "save branch"
+    // leaves out (announced before the first line ended).
+    let mut owed: Vec<usize> = pending
+        .iter()
+        .filter(|p| !p.leading)
+        .map(|p| p.offset)
+        .chain(owed_by_last)
+        .collect();
+    owed.sort_unstable();
+    if let Some(&first) = owed.first() {
         return Err(damaged(
             bytes.len(),
             Damage::MissingSiblings {
-                missing: pending.len(),
-                first: first.offset,
+                missing: owed.len(),
+                first,
             },
         ));
+    }
+    if let Some(last) = unfinished {
+        return Err(damaged(bytes.len(), Damage::UnfinishedLine { last }));
     }
     library.encoding = decode_texts(&mut library, raw, encoding);
     Ok(library)
@@ -832,6 +872,17 @@ fn resolve(encoding: Encoding, texts: &[&[u8]]) -> Encoding {
             Encoding::ShiftJis
         };
     }
+    let (gbk, sjis) = (
+        common_characters(texts, false),
+        common_characters(texts, true),
+    );
+    if gbk != sjis {
+        return if gbk > sjis {
+            Encoding::Gbk
+        } else {
+            Encoding::ShiftJis
+        };
+    }
     let (mut kana, mut half_width) = (false, false);
     for t in texts {
         let (text, _) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(t);
@@ -843,6 +894,36 @@ fn resolve(encoding: Encoding, texts: &[&[u8]]) -> Encoding {
     } else {
         Encoding::Gbk
     }
+}
+
+/// The two-byte characters of `texts`, read as Shift-JIS (`shift_jis`) or GBK, that are in
+/// the everyday part of that code page: in GBK the symbols, kana and level-1 hanzi of GB2312
+/// (lead bytes `A1` to `A9` and `B0` to `D7`); in Shift-JIS the symbols, kana and level-1
+/// kanji of JIS X 0208 (lead bytes `81` to `84` and `88` to `9F`). Text in the other code
+/// page, read in this one, falls mostly outside.
+fn common_characters(texts: &[&[u8]], shift_jis: bool) -> usize {
+    let mut count = 0;
+    for text in texts {
+        let mut bytes = text.iter();
+        while let Some(&lead) = bytes.next() {
+            let double = if shift_jis {
+                matches!(lead, 0x81..=0x9F | 0xE0..=0xFC)
+            } else {
+                lead >= 0x81
+            };
+            if !double {
+                continue;
+            }
+            bytes.next();
+            let common = if shift_jis {
+                matches!(lead, 0x81..=0x84 | 0x88..=0x9F)
+            } else {
+                matches!(lead, 0xA1..=0xA9 | 0xB0..=0xD7)
+            };
+            count += usize::from(common);
+        }
+    }
+    count
 }
 
 /// Writes a library, version [`VERSION`] (3.4): the header, a root record, then every node in
@@ -1142,7 +1223,15 @@ mod tests {
     fn encodings() {
         let chinese = "黑先胜";
         let japanese = "黒の勝ち、ひらがな";
-        for (text, encoding) in [(chinese, Encoding::Gbk), (japanese, Encoding::ShiftJis)] {
+        // Typical labels of Japanese libraries: kanji only, which GBK reads without error.
+        let kanji = "黒必勝";
+        let simplified = "必胜";
+        for (text, encoding) in [
+            (chinese, Encoding::Gbk),
+            (japanese, Encoding::ShiftJis),
+            (kanji, Encoding::ShiftJis),
+            (simplified, Encoding::Gbk),
+        ] {
             let mut lib = Library::from_lines(&[vec![p("h8")]]);
             lib.node_mut(1).comment = Some(text.to_string());
             let bytes = write(&lib, encoding).unwrap();
@@ -1194,6 +1283,41 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+        // Cut at a record boundary. A library whose root has the two replies h9 and i9 after
+        // h8, h9 announcing its sibling before any line ended and the second reply j9's line
+        // announcing one after it.
+        let mut cut = header(3, 4);
+        cut.extend_from_slice(&[0x00, 0x00, 0x78, 0x80, 0x68, 0x40, 0x87, 0x00, 0x77, 0x80]);
+        cut.extend_from_slice(&[0x67, 0x40]);
+        let owed = cut.len() - 4;
+        cut.extend_from_slice(&[0x66, 0x40]);
+        assert!(read(&cut, Encoding::Auto).is_ok());
+        let unfinished = cut.len() - 2;
+        for (bytes, offset, damage) in [
+            // The sibling announced by the record at `owed` is missing.
+            (
+                &cut[..cut.len() - 2],
+                cut.len() - 2,
+                Damage::MissingSiblings {
+                    missing: 1,
+                    first: owed,
+                },
+            ),
+            // The last line has no end.
+            (
+                &[&cut[..unfinished], &[0x66, 0x00][..]].concat()[..],
+                cut.len(),
+                Damage::UnfinishedLine { last: unfinished },
+            ),
+        ] {
+            match read(bytes, Encoding::Auto) {
+                Err(RenlibError::Damaged {
+                    offset: o,
+                    damage: d,
+                }) => assert_eq!((o, &d), (offset, &damage)),
+                other => panic!("{other:?}"),
+            }
+        }
         let mut off = header(3, 4);
         off.extend_from_slice(&[0x00, 0x00, 0xF8, 0x40]);
         assert!(matches!(
@@ -1230,6 +1354,25 @@ mod tests {
             read(b"", Encoding::Auto),
             Err(RenlibError::NotALibrary)
         ));
+    }
+
+    /// RenLib reads in pairs and ignores an odd byte at the end; so does this reader, once
+    /// the tree has ended.
+    #[test]
+    fn an_odd_last_byte_is_ignored() {
+        let mut b = small();
+        b.push(0x0A);
+        assert_eq!(
+            read(&b, Encoding::Auto).unwrap(),
+            read(&small(), Encoding::Auto).unwrap()
+        );
+        let mut headerless = vec![0x78, 0x08];
+        headerless.extend_from_slice(b"h8\0\0");
+        headerless.extend_from_slice(&[0x87, 0x48]);
+        headerless.extend_from_slice(b"g7!\0\x0A");
+        let lib = read(&headerless, Encoding::Auto).unwrap();
+        assert_eq!(lib.lines(), vec![vec![Some(p("h8")), Some(p("g7"))]]);
+        assert_eq!(lib.node(2).comment.as_deref(), Some("g7!"));
     }
 
     #[test]

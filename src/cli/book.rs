@@ -270,8 +270,10 @@ fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>
         roots.push((opening.title(), board, args.attacker));
     }
     if let Some(path) = &args.roots_lib {
-        let library = renju::renlib::read_file(path, args.lib_encoding)
-            .map_err(|e| input_error(e.to_string()))?;
+        let library = renju::renlib::read_file(path, args.lib_encoding).map_err(|e| match e {
+            renju::renlib::RenlibError::Io { .. } => input_error(e.to_string()),
+            _ => input_error(format!("`{}`: {e}", path.display())),
+        })?;
         let lines = library.lines();
         if lines.is_empty() {
             return Err(input_error(format!(
@@ -279,25 +281,32 @@ fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>
                 path.display()
             )));
         }
+        let mut played_out = 0;
         for line in lines {
-            let board = renju::renlib::line_board(&line, options.size, rules).map_err(|e| {
-                input_error(format!(
-                    "`{}`: a line does not play out: {e}",
-                    path.display()
-                ))
-            })?;
-            if !board.fives().is_empty() {
-                continue;
-            }
             let name: Vec<String> = line
                 .iter()
                 .map(|p| p.map_or("pass".to_string(), |p| p.to_string()))
                 .collect();
-            roots.push((
-                format!("{}: {}", path.display(), name.join(" ")),
-                board,
-                args.attacker,
-            ));
+            let name = format!("{}: {}", path.display(), name.join(" "));
+            // RenLib keeps a line that cannot be played (a point taken twice); it is no root.
+            let board = match renju::renlib::line_board(&line, options.size, rules) {
+                Ok(board) => board,
+                Err(e) => {
+                    eprintln!("note: line {name} left out: {e}");
+                    continue;
+                }
+            };
+            played_out += 1;
+            if !board.fives().is_empty() {
+                continue;
+            }
+            roots.push((name, board, args.attacker));
+        }
+        if played_out == 0 {
+            return Err(input_error(format!(
+                "`{}`: no line plays out: no roots",
+                path.display()
+            )));
         }
     }
     if let Some(path) = &args.roots {

@@ -339,7 +339,7 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     let bytes = std::fs::read(lib).unwrap();
     std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
     let other = dir.path().join("other.db");
-    input_error(&[
+    let message = input_error(&[
         "book",
         "build",
         "--db",
@@ -349,4 +349,35 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
         "--budget",
         "0",
     ]);
+    assert!(message.contains("damaged.lib") && message.contains("damaged library at byte"));
+
+    // A line that cannot be played (h8 twice) is left out with a note; the others are roots.
+    let repeated = dir.path().join("repeated.lib");
+    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
+    bytes.extend_from_slice(&[0xFF; 10]);
+    // root; h8; h9 (a sibling follows), h8 again (line ends); i9, i10 (line ends).
+    bytes.extend_from_slice(&[0x00, 0x00, 0x78, 0x00, 0x68, 0x80, 0x78, 0x40]);
+    bytes.extend_from_slice(&[0x69, 0x00, 0x59, 0x40]);
+    std::fs::write(&repeated, &bytes).unwrap();
+    let out = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&dir.path().join("repeated.db")),
+        "--roots-lib",
+        arg(&repeated),
+        "--budget",
+        "0",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let roots = json(&out.stdout)["roots"].as_array().unwrap().clone();
+    assert_eq!(roots.len(), 1, "{roots:?}");
+    assert!(roots[0]["name"].as_str().unwrap().ends_with("h8 i9 i10"));
+    assert!(
+        stderr(&out).contains("repeated.lib: h8 h9 h8 left out"),
+        "{}",
+        stderr(&out)
+    );
 }
