@@ -207,6 +207,20 @@ fn one_line_usage_error(e: &clap::Error) -> String {
     format!("{line} (see `renju --help`)")
 }
 
+/// An input error if no line of the board is long enough for a win: a search would look for
+/// one without end.
+fn fits(rules: Rules, size: Size) -> Result<()> {
+    let longest = size.cols().max(size.rows());
+    if rules.k() > longest {
+        return Err(input_error(format!(
+            "no one can win on the {size} board: {} needs {} in a row",
+            rules.rule(),
+            rules.k()
+        )));
+    }
+    Ok(())
+}
+
 fn run(cli: &Cli) -> Result<()> {
     let g = &cli.global;
     let rules = Rules::new(g.rule, g.k)?;
@@ -246,10 +260,18 @@ fn run(cli: &Cli) -> Result<()> {
             };
             cli::search::run(search, kind, g, position)
         }
-        Command::Solve { solve } => cli::solve::run(solve, g, position),
+        Command::Solve { solve } => {
+            fits(rules, g.size)?;
+            cli::solve::run(solve, g, position)
+        }
         Command::Db { command } => cli::db::run(command, g),
         Command::Check { check } => cli::check::run(check, g),
-        Command::Book { command } => cli::book::run(command, g, &position),
+        Command::Book { command } => {
+            if matches!(command, cli::book::BookCommand::Build(_)) {
+                fits(rules, g.size)?;
+            }
+            cli::book::run(command, g, &position)
+        }
     }
 }
 

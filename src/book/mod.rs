@@ -571,8 +571,11 @@ impl Book {
                 (pn, dn)
             }
         };
+        // A disproved position (the attacker's win is ruled out by settled positions below
+        // it) has nothing left to search for the proof.
         let free = match n.status {
             Status::Won(_) | Status::Draw | Status::Planned => false,
+            _ if pn >= INF => false,
             _ if n.children.is_empty() => !n.busy,
             _ => n.children.iter().any(|&c| self.nodes[c as usize].free),
         };
@@ -582,12 +585,18 @@ impl Book {
         n.free = free;
     }
 
-    /// Unsettled roots.
+    /// Whether the attacker's win at `node` is ruled out by the settled positions below it
+    /// (its proof number is infinite), whether or not its exact value is known.
+    fn disproved(&self, node: u32) -> bool {
+        self.nodes[node as usize].pn >= INF
+    }
+
+    /// Roots neither settled nor disproved.
     fn open_roots(&self) -> Vec<u32> {
         self.roots
             .iter()
             .map(|r| r.node)
-            .filter(|&n| !self.nodes[n as usize].status.settled())
+            .filter(|&n| !self.nodes[n as usize].status.settled() && !self.disproved(n))
             .collect()
     }
 
@@ -809,8 +818,9 @@ impl Book {
     }
 
     /// Whether an expanded, unsettled node's children may decide it: one is won for the side
-    /// to move, or all are settled (then it is settled, or its next batch opens). Only then
-    /// is its position played out.
+    /// to move, or all are settled (then it is settled, or its next batch opens), or, where
+    /// the attacker is to move with moves not opened yet, all are settled or disproved (then
+    /// the next batch opens). Only then is its position played out.
     fn decidable(&self, node: u32) -> bool {
         let n = &self.nodes[node as usize];
         if n.status.settled() || !n.expanded {
@@ -823,6 +833,18 @@ impl Book {
             || n.children
                 .iter()
                 .any(|&c| self.nodes[c as usize].status == Status::Won(side))
+            || self.next_batch_due(node)
+    }
+
+    /// Whether the attacker, to move at `node`, has moves not opened yet and every opened one
+    /// is settled or disproved: then the next batch is to be opened.
+    fn next_batch_due(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        self.attacker_to_move(node)
+            && n.unopened > 0
+            && n.children
+                .iter()
+                .all(|&c| self.nodes[c as usize].status.settled() || self.disproved(c))
     }
 
     /// Settles an expanded node whose children decide it.
@@ -842,7 +864,8 @@ impl Book {
             self.nodes[node as usize].status = Status::Won(side);
             return Ok(());
         }
-        if !children.iter().all(|(_, s)| s.settled()) {
+        let all_settled = children.iter().all(|(_, s)| s.settled());
+        if !all_settled && !self.next_batch_due(node) {
             return Ok(());
         }
         if self.nodes[node as usize].unopened > 0 {
@@ -865,6 +888,10 @@ impl Book {
                 return Ok(());
             }
             n.unopened = 0;
+        }
+        if !all_settled {
+            // Disproved children whose values are not known: so is this node's.
+            return Ok(());
         }
         let all_lost = children.iter().all(|(_, s)| *s == Status::Won(other));
         let full = children.is_empty() && board.is_full();
@@ -1015,6 +1042,27 @@ impl Book {
             .sum()
     }
 
+    /// The roots this book holds as won whose proof `db` lacks (all of them when there is
+    /// no database): the journal does not belong with the database, as when one of the two
+    /// was deleted or restored from elsewhere.
+    #[must_use]
+    pub fn unbacked_roots(&self, db: Option<&Database>) -> Vec<&str> {
+        let index = db.map(Index::build);
+        self.roots
+            .iter()
+            .filter(|r| matches!(self.nodes[r.node as usize].status, Status::Won(_)))
+            .filter(|r| {
+                let stored = index.as_ref().and_then(|index| {
+                    self.root_board(r)
+                        .ok()
+                        .and_then(|b| index.get(&b).map(|_| ()))
+                });
+                stored.is_none()
+            })
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+
     /// Where each root stands, with the database's proof figures.
     #[must_use]
     pub fn report(&self, db: &Database) -> Vec<RootReport> {
@@ -1033,6 +1081,7 @@ impl Book {
                     Status::Won(w) if w == r.attacker => "proved",
                     Status::Won(_) => "disproved",
                     Status::Draw => "draw",
+                    _ if n.pn >= INF => "disproved",
                     _ => "unknown",
                 };
                 let names = |ps: &[Point]| ps.iter().map(ToString::to_string).collect();
@@ -1232,6 +1281,69 @@ mod tests {
             rounds += 1;
         }
         rounds
+    }
+
+    /// A position whose attacker's win is ruled out by a settled child (a draw under a
+    /// defender node) is disproved at once: nothing under it is searched again, a root so
+    /// disproved is done, and an attacker node whose opened moves are all disproved opens its
+    /// next batch.
+    #[test]
+    fn a_disproved_position_is_not_searched_further() {
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        let rules = Rules::new(crate::rules::Rule::Freestyle, Some(4)).unwrap();
+        let size = Size::square(4).unwrap();
+        let options = PositionOptions {
+            size,
+            rules,
+            to_move: None,
+        };
+        // Black (the attacker) has moved: White, the defender, is to move at the root.
+        let root_board = parse_position("a1", &options).unwrap();
+        let mut book = Book::new(rules, size);
+        assert!(book.add_root("r", &root_board, Color::Black).unwrap());
+        let root = book.roots[0].node;
+        book.nodes[root as usize].expanded = true;
+        book.open(root, &[p("b2"), p("c3")]);
+        book.recompute();
+        assert!(!book.finished());
+        let mut db = Builder::new(rules, size);
+        let (b2, c3) = (
+            book.nodes[root as usize].children[0],
+            book.nodes[root as usize].children[1],
+        );
+        book.nodes[b2 as usize].status = Status::Draw;
+        book.numbers(b2);
+        book.settle_upwards(b2, &mut db).unwrap();
+        assert!(book.disproved(root));
+        assert_eq!(
+            book.nodes[root as usize].status,
+            Status::Open,
+            "its value is not known"
+        );
+        assert!(book.finished());
+        assert_eq!(book.most_proving(root), None);
+        assert!(book.pick(1).is_empty());
+        let report = book.report(&db.finish());
+        assert_eq!(report[0].result, "disproved");
+        assert_eq!(report[0].winner, None);
+
+        // Below c3 Black is to move, with one move opened and more to come: when that move is
+        // disproved, the next batch opens.
+        book.nodes[c3 as usize].expanded = true;
+        book.nodes[c3 as usize].unopened = 5;
+        book.open(c3, &[p("d4")]);
+        let d4 = book.nodes[c3 as usize].children[0];
+        book.nodes[d4 as usize].expanded = true;
+        book.open(d4, &[p("a2")]);
+        let a2 = book.nodes[d4 as usize].children[0];
+        book.nodes[a2 as usize].status = Status::Draw;
+        book.recompute();
+        assert!(book.disproved(d4) && book.disproved(c3));
+        let mut db = Builder::new(rules, size);
+        book.settle_upwards(a2, &mut db).unwrap();
+        let c3_node = &book.nodes[c3 as usize];
+        assert!(c3_node.children.len() > 1, "the next batch is open");
+        assert!(!book.disproved(c3));
     }
 
     #[test]

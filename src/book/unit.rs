@@ -102,10 +102,11 @@ impl Unit {
         });
     }
 
-    /// The rule set and board size.
+    /// The rule set and board size, once the unit's header is checked.
     ///
     /// # Errors
-    /// A message naming the field that does not parse.
+    /// A message naming the field that does not parse, or a budget that does not bound the
+    /// searches (no time and no nodes, a time that is not a positive number, zero nodes).
     pub fn rules(&self) -> Result<(Rules, Size), String> {
         if self.format != FORMAT {
             return Err(format!("not a work unit (format `{}`)", self.format));
@@ -115,6 +116,18 @@ impl Unit {
                 "work unit version {}; this build reads version {VERSION}",
                 self.version
             ));
+        }
+        match (self.position_time, self.position_nodes) {
+            (None, None) => {
+                return Err("the unit gives neither `position_time` nor `position_nodes`".into());
+            }
+            (Some(t), _) if !(t.is_finite() && t > 0.0 && t <= 1e9) => {
+                return Err(format!(
+                    "`position_time` must be a positive number of seconds, not {t}"
+                ));
+            }
+            (_, Some(0)) => return Err("`position_nodes` must be at least 1".into()),
+            _ => {}
         }
         crate::db::rules_named(&self.rule, self.k, &self.size)
     }
@@ -140,6 +153,13 @@ impl Unit {
                             .put(point(s)?, color)
                             .map_err(|e| bad(e.to_string()))?;
                     }
+                }
+                if let Some(five) = board.fives().first() {
+                    // A book settles such positions itself: it never plans one.
+                    return Err(bad(format!(
+                        "{} already has a five on the board: not a position to search",
+                        five.color
+                    )));
                 }
                 board.set_to_move(p.to_move);
                 Ok(board)

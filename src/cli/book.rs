@@ -62,7 +62,7 @@ pub enum BookCommand {
         #[arg(long, value_name = "PART.db")]
         out: PathBuf,
         /// Positions searched at once (default: all cores).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
     },
 }
@@ -75,7 +75,7 @@ pub struct PositionBudget {
     #[arg(long, value_name = "S")]
     position_time: Option<f64>,
     /// Nodes per position search, doubled likewise (deterministic, unlike time).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     position_nodes: Option<u64>,
     /// Memory for the searches running at once, in MiB, shared out among them.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
@@ -117,7 +117,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N")]
     width: Option<u32>,
     /// Positions searched at once (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// Seconds between checkpoints (the database and journal written).
     #[arg(long, value_name = "S", default_value_t = 10.0)]
@@ -179,6 +179,15 @@ fn read_book(
             db.size,
             book.rules,
             book.size
+        )));
+    }
+    let unbacked = book.unbacked_roots(db.as_ref());
+    if let Some(first) = unbacked.first() {
+        return Err(input_error(format!(
+            "`{}` does not hold the proofs its journal `{}` counts as done ({} root(s) proved, such as {first}): restore the database, or move the journal away to start the book again",
+            path.display(),
+            journal.display(),
+            unbacked.len()
         )));
     }
     Ok((book, db))

@@ -124,6 +124,9 @@ fn export(file: &Path, format: Format, out: Option<&Path>, global: &Global) -> R
             "`--format lib` writes a binary file: name it with --out FILE.lib",
         ));
     }
+    if let Some(out) = out {
+        crate::cli::distinct_output(out, "--out", file, "database exported")?;
+    }
     let db = read(file)?;
     let bytes = match format {
         Format::Text if out.is_none() => {

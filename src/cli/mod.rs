@@ -21,6 +21,42 @@ pub fn threads_of(threads: Option<u32>) -> usize {
     )
 }
 
+/// Whether two paths name the same file (an existing file through links and `..`, or a new
+/// one in the same directory under the same name).
+pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let resolved = |p: &std::path::Path| {
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let name = p.file_name()?;
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => std::path::Path::new("."),
+            };
+            std::fs::canonicalize(dir).ok().map(|d| d.join(name))
+        })
+    };
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// An input error if an output file `out` (named by `out_flag`) is the input file `input`,
+/// which writing it would destroy.
+pub fn distinct_output(
+    out: &std::path::Path,
+    out_flag: &str,
+    input: &std::path::Path,
+    input_name: &str,
+) -> anyhow::Result<()> {
+    if same_file(out, input) {
+        return Err(crate::input_error(format!(
+            "{out_flag} `{}` is the {input_name}: writing it would destroy it",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
 /// A ticking spinner on stderr for long work, when stderr is a terminal and the output is not
 /// `--quiet`.
 pub fn spinner(global: &Global) -> Option<indicatif::ProgressBar> {

@@ -155,6 +155,9 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         .position
         .as_deref()
         .expect("clap requires a position without --batch");
+    if let (Some(proof), Some(db)) = (&args.proof, &args.db) {
+        crate::cli::distinct_output(proof, "--proof", db, "database given to --db")?;
+    }
     let board = crate::read_position_text(position, &options)?;
     let threads = crate::cli::threads_of(args.threads);
     let solve_options = solve_options(args, args.memory, threads);

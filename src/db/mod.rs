@@ -101,7 +101,7 @@ pub enum DbError {
     #[error("the database is too large: {0}")]
     TooLarge(String),
     /// Reading or writing the file.
-    #[error("{0}")]
+    #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 

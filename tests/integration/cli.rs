@@ -210,6 +210,25 @@ fn bad_input_is_one_line_with_status_2() {
             "required arguments were not provided: <POSITION>",
         ),
         (&["forbidden", "/"], "`/` is a directory"),
+        (
+            &["solve", "", "--size", "4", "--rule", "freestyle"],
+            "no one can win on the 4x4 board: freestyle needs 5 in a row",
+        ),
+        (
+            &[
+                "solve",
+                "data/examples/vct.txt",
+                "--proof",
+                "x.db",
+                "--db",
+                "./x.db",
+            ],
+            "--proof `x.db` is the database given to --db",
+        ),
+        (
+            &["db", "export", "x.db", "--out", "x.db"],
+            "--out `x.db` is the database exported",
+        ),
     ];
     for (args, message) in cases {
         let out = renju().args(*args).output().unwrap();

@@ -264,8 +264,38 @@ fn bad_input_is_one_line_and_exit_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let b = arg(&book);
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["book", "status", b], "no book at"),
+        (
+            &[
+                "book",
+                "build",
+                "--db",
+                b,
+                "--opening",
+                "D1",
+                "--threads",
+                "0",
+            ],
+            "0 is not in 1..=1024",
+        ),
+        (
+            &[
+                "book",
+                "build",
+                "--db",
+                b,
+                "--opening",
+                "D1",
+                "--position-nodes",
+                "0",
+            ],
+            "invalid value '0' for '--position-nodes <N>'",
+        ),
+        (
+            &["--size", "4", "book", "build", "--db", b, "--opening", "D1"],
+            "no one can win on the 4x4 board",
+        ),
         (&["book", "build", "--db", b], "the book has no roots"),
         (
             &["book", "build", "--db", b, "--opening", "D14"],
@@ -299,6 +329,82 @@ fn bad_input_is_one_line_and_exit_status_2() {
     assert!(
         input_error(&["book", "work", arg(&unit), "--out", "x.db"]).contains("is not a work unit")
     );
+
+    // Units that would search without end or store a proof `check` refuses.
+    let unit_with = |budget: &str, black: &str, white: &str| {
+        format!(
+            "{{\"format\":\"renju-book-unit\",\"version\":1,\"rule\":\"renju\",\"k\":5,\"size\":\"15\",{budget}\"memory_mb\":64,\"positions\":[{{\"book_node\":1,\"line\":[],\"black\":[{black}],\"white\":[{white}],\"to_move\":\"black\",\"attempts\":0}}]}}"
+        )
+    };
+    let quiet = "\"h8\"";
+    let two_fives = (
+        "\"a1\",\"a2\",\"a3\",\"a4\",\"a5\"",
+        "\"c1\",\"c2\",\"c3\",\"c4\",\"c5\"",
+    );
+    for (text, expected) in [
+        (
+            unit_with("\"position_time\":null,\"position_nodes\":null,", quiet, ""),
+            "neither `position_time` nor `position_nodes`",
+        ),
+        (
+            unit_with("\"position_time\":-1,\"position_nodes\":null,", quiet, ""),
+            "`position_time` must be a positive number of seconds",
+        ),
+        (
+            unit_with("\"position_time\":null,\"position_nodes\":0,", quiet, ""),
+            "`position_nodes` must be at least 1",
+        ),
+        (
+            unit_with(
+                "\"position_time\":null,\"position_nodes\":100,",
+                two_fives.0,
+                two_fives.1,
+            ),
+            "already has a five on the board",
+        ),
+    ] {
+        std::fs::write(&unit, &text).unwrap();
+        let message = input_error(&["book", "work", arg(&unit), "--out", "x.db"]);
+        assert!(message.contains(expected), "{text}: {message}");
+    }
+    std::fs::write(
+        &unit,
+        unit_with("\"position_time\":null,\"position_nodes\":100,", quiet, ""),
+    )
+    .unwrap();
+    let part = dir.path().join("part.db");
+    let worked = run(&["book", "work", arg(&unit), "--out", arg(&part)]);
+    assert!(worked.status.success(), "{}", stderr(&worked));
+}
+
+/// A journal that counts roots as proved is refused beside a database without their proofs
+/// (the database deleted or replaced), rather than trusted.
+#[test]
+fn a_journal_without_its_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let build = [
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots",
+        VCT,
+        "--threads",
+        "1",
+        "--quiet",
+    ];
+    let built = run(&build);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert_eq!(status(&book)["roots"][0]["result"], "proved");
+    std::fs::remove_file(&book).unwrap();
+    for args in [vec!["book", "status", arg(&book)], build.to_vec()] {
+        let message = input_error(&args);
+        assert!(
+            message.contains("does not hold the proofs its journal"),
+            "{args:?}: {message}"
+        );
+    }
 }
 
 #[test]
