@@ -288,15 +288,37 @@ fn read_position(args: &PositionArgs, size: Size, rules: Rules) -> Result<Board>
     )
 }
 
+/// The most bytes a position is read from: a 20x20 diagram with labels takes under 2 KiB,
+/// and the longest game a few KiB more. A larger input (`/dev/zero`) is refused rather than
+/// read into memory without end.
+const POSITION_BYTES: u64 = 1 << 20;
+
+/// The text of a position read from `source` (named `what` in errors), at most
+/// [`POSITION_BYTES`].
+fn read_capped(source: impl Read, what: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    source
+        .take(POSITION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| input_error(format!("cannot read the {what}: {e}")))?;
+    if bytes.len() as u64 > POSITION_BYTES {
+        return Err(input_error(format!(
+            "the {what} is over {} MiB: not a position",
+            POSITION_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        input_error(format!(
+            "cannot read the {what}: it is not UTF-8 text ({e})"
+        ))
+    })
+}
+
 /// Reads a position argument with the given options: `-` is standard input, an existing file
 /// is read, anything else is the position itself.
 pub fn read_position_text(arg: &str, options: &PositionOptions) -> Result<Board> {
     let text = if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| {
-            input_error(format!("cannot read the position from standard input: {e}"))
-        })?;
-        text
+        read_capped(std::io::stdin(), "standard input")?
     } else if let Ok(meta) = std::fs::metadata(arg) {
         // Any existing path is a file to read: pipes and /dev/stdin included.
         if meta.is_dir() {
@@ -304,8 +326,9 @@ pub fn read_position_text(arg: &str, options: &PositionOptions) -> Result<Board>
                 "`{arg}` is a directory, not a position file"
             )));
         }
-        std::fs::read_to_string(arg)
-            .map_err(|e| input_error(format!("cannot read position file `{arg}`: {e}")))?
+        let file = std::fs::File::open(arg)
+            .map_err(|e| input_error(format!("cannot read position file `{arg}`: {e}")))?;
+        read_capped(file, &format!("position file `{arg}`"))?
     } else {
         arg.to_string()
     };
