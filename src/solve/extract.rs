@@ -88,7 +88,9 @@ fn node(
                 line: names(&line.moves),
             }
         } else if let Some(tree) = p.borrowed_here() {
-            graft(&tree, id, nodes)
+            // Lent by a sibling: its lines may list the sibling's forced replies.
+            let attacker = p.attacker;
+            graft(&tree.as_played(&mut p.board, attacker), id, nodes)
         } else if let (true, Some(tree)) = p.find_vct(true)? {
             graft(&tree, id, nodes)
         } else {

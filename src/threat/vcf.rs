@@ -359,13 +359,44 @@ pub(crate) fn replay(
     board: &mut Board,
     attacker: Color,
     line: &Line,
+    threat: Option<Point>,
+    trace: &mut impl FnMut(Point),
+) -> bool {
+    replay_forcing(board, attacker, line, threat, trace, &mut |_, _| {})
+}
+
+/// `line` with each defender reply the replay on `board` forces written in its place (see
+/// [`replay`]): a line that wins on a similar board, whose forced replies may differ there,
+/// as it is played on this one. Moves after the replay ends are kept.
+pub(crate) fn as_played(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
+    threat: Option<Point>,
+) -> Line {
+    let mut played = line.clone();
+    replay_forcing(board, attacker, line, threat, &mut |_| {}, &mut |i, f| {
+        if let Some(m) = played.moves.get_mut(i) {
+            *m = f;
+        }
+    });
+    played
+}
+
+/// [`replay`], telling `forced` the index in the line of each defender reply and the point
+/// the rules force it to.
+fn replay_forcing(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
     mut threat: Option<Point>,
     trace: &mut impl FnMut(Point),
+    forced: &mut impl FnMut(usize, Point),
 ) -> bool {
     let defender = attacker.opponent();
     let mut played = 0;
     let mut wins = false;
-    for &m in line.moves.iter().step_by(2) {
+    for (i, &m) in line.moves.iter().enumerate().step_by(2) {
         trace(m);
         if !board.is_empty(m) {
             break;
@@ -393,6 +424,7 @@ pub(crate) fn replay(
             Defence::NoFour | Defence::Choice(_) => break,
         };
         trace(f);
+        forced(i + 1, f);
         if block_forbidden(board, defender, f, trace) {
             wins = true;
             break;

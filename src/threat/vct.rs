@@ -29,7 +29,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::dfpn::{INF, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Defence, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable, block_forbidden, finish, replay};
+use super::vcf::{
+    Stopped, UNLIMITED, VcfSearch, VcfTable, as_played, block_forbidden, finish, replay,
+};
 use super::zone::{PointSet, breaking_replies, still_wins, zone_of};
 use super::{Ending, Limits, Line, Outcome, Report, mebibytes};
 
@@ -382,6 +384,63 @@ impl VctTree {
         VctTree {
             root: self.root,
             nodes,
+        }
+    }
+
+    /// The tree as played on `board` (attacker to move), where it [holds](Self::holds): every
+    /// VCF and certificate line with the defender replies the rules force there. A tree that
+    /// holds on a similar board (simulation) may list other replies, those of the board it was
+    /// found on; replays work the replies out and do not mind, but a proof written out must
+    /// show the moves played.
+    pub(crate) fn as_played(&self, board: &mut Board, attacker: Color) -> VctTree {
+        let mut tree = self.clone();
+        let mut done = vec![false; self.nodes.len()];
+        self.as_played_at(self.root, board, attacker, &mut tree, &mut done);
+        tree
+    }
+
+    fn as_played_at(
+        &self,
+        node: usize,
+        board: &mut Board,
+        attacker: Color,
+        tree: &mut VctTree,
+        done: &mut [bool],
+    ) {
+        // Every path to a node plays the same moves from the same board: one position.
+        if std::mem::replace(&mut done[node], true) {
+            return;
+        }
+        let defender = attacker.opponent();
+        let visit =
+            |p: Point, child: usize, board: &mut Board, tree: &mut VctTree, done: &mut [bool]| {
+                if board.is_empty(p) {
+                    board.play_unchecked(p);
+                    self.as_played_at(child, board, attacker, tree, done);
+                    board.undo();
+                }
+            };
+        match &self.nodes[node] {
+            VctNode::Vcf(line) => {
+                let threat = board.five_points(defender).first().copied();
+                tree.nodes[node] = VctNode::Vcf(as_played(board, attacker, line, threat));
+            }
+            VctNode::Move { play, child } => visit(*play, *child, board, tree, done),
+            VctNode::Replies {
+                certificate,
+                replies,
+            } => {
+                board.set_to_move(attacker);
+                let certificate = as_played(board, attacker, certificate, None);
+                board.set_to_move(defender);
+                tree.nodes[node] = VctNode::Replies {
+                    certificate,
+                    replies: replies.clone(),
+                };
+                for &(r, child) in replies {
+                    visit(r, child, board, tree, done);
+                }
+            }
         }
     }
 

@@ -2,7 +2,8 @@
 //! from the proof file and walks the tree with the rules alone (moves, fives, fours, forbidden
 //! points). Every attacker move must be legal; at every defender node every legal reply must be
 //! listed or lose to the certificate, replayed with that reply on the board; every leaf must be
-//! a real VCF. (The full independent checker is the `check` command's job.)
+//! a real VCF, and leaves and certificates must list the defender's replies the rules force
+//! there. (The full independent checker is the `check` command's job.)
 
 use std::collections::HashSet;
 
@@ -42,13 +43,15 @@ fn legal(board: &Board, p: Point, color: Color) -> bool {
 /// Replays the attacker moves of a VCF `line` (every other move), taking the defender's replies
 /// from the rules: each attacker move must be legal and a four with one forced reply (or a
 /// five, or a white four whose block is forbidden for Black), and a defender four must be
-/// answered on its five point. The board is left as found.
-pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point]) -> bool {
+/// answered on its five point. With `literal`, each defender reply the line lists must also be
+/// the forced one: a line written out for this position must show the moves played. The board
+/// is left as found.
+pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: bool) -> bool {
     let defender = attacker.opponent();
     let mut played = 0;
     let mut must = board.five_points(defender).first().copied();
     let mut wins = false;
-    for &m in line.iter().step_by(2) {
+    for (i, &m) in line.iter().enumerate().step_by(2) {
         if !legal(board, m, attacker) {
             break;
         }
@@ -72,6 +75,9 @@ pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point]) -> bool {
             Defence::Forced(f) => f,
             Defence::NoFour | Defence::Choice(_) => break,
         };
+        if literal && line.get(i + 1).is_some_and(|&listed| listed != f) {
+            break;
+        }
         if defender == Color::Black
             && board.rules().rule() == Rule::Renju
             && board.forbidden(f).is_some()
@@ -129,7 +135,7 @@ fn node(
         }
         ProofNode::Vcf { line } => {
             let line: Vec<Point> = line.iter().map(|s| point(s)).collect::<Result<_, _>>()?;
-            if board.to_move() != attacker || !vcf_wins(board, attacker, &line) {
+            if board.to_move() != attacker || !vcf_wins(board, attacker, &line, true) {
                 return Err(format!("{}: the VCF leaf does not win", here(board)));
             }
         }
@@ -163,6 +169,17 @@ fn node(
                 .as_ref()
                 .map(|c| c.iter().map(|s| point(s)).collect::<Result<_, _>>())
                 .transpose()?;
+            if let Some(line) = &certificate {
+                board.set_to_move(attacker);
+                let wins = vcf_wins(board, attacker, line, true);
+                board.set_to_move(defender);
+                if !wins {
+                    return Err(format!(
+                        "{}: the certificate does not win as written",
+                        here(board)
+                    ));
+                }
+            }
             let listed: Vec<(Point, usize)> = replies
                 .iter()
                 .map(|(r, c)| point(r).map(|p| (p, *c)))
@@ -176,7 +193,7 @@ fn node(
                 let result = match listed.iter().find(|(p, _)| *p == r) {
                     Some(&(_, child)) => node(proof, child, board, seen),
                     None => match &certificate {
-                        Some(line) if vcf_wins(board, attacker, line) => Ok(()),
+                        Some(line) if vcf_wins(board, attacker, line, false) => Ok(()),
                         _ => Err(format!("{}: reply {r} is not covered", here(board))),
                     },
                 };

@@ -141,6 +141,37 @@ fn quintet_vct_positions_are_won_and_lost() {
     }
 }
 
+/// A proof lent by a sibling reply (simulation) is written out with the replies forced on
+/// this board, not the sibling's. In this position (found by an independent reviewer's random
+/// positions) the proof used to list White's forced reply m11 in VCF lines where m11 was
+/// taken and White's block was m6.
+#[test]
+fn lent_proofs_show_the_replies_played() {
+    let board = parse_diagram(
+        "...............
+         ...............
+         ......O........
+         ...............
+         ...............
+         .....O.....X.X.
+         ..........O....
+         ......X.....X..
+         ...............
+         .........O.X.O.
+         ...............
+         ...............
+         ...............
+         ...............
+         ...............",
+        &PositionOptions {
+            to_move: Some(Color::Black),
+            ..PositionOptions::default()
+        },
+    )
+    .unwrap();
+    proved(&board, Verdict::Win, "lent");
+}
+
 /// Removing an explicit reply, or corrupting a certificate move, makes the replay check fail.
 #[test]
 fn the_replay_check_rejects_mutilated_proofs() {
