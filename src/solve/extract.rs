@@ -87,10 +87,13 @@ fn node(
             ProofNode::Vcf {
                 line: names(&line.moves),
             }
-        } else if let Some(tree) = p.borrowed_here() {
-            // Lent by a sibling: its lines may list the sibling's forced replies.
+        } else if let Some(tree) = p.borrowed_here().and_then(|tree| {
+            // Lent by a sibling: its lines may list the sibling's forced replies, and its
+            // defender nodes replies that only broke the certificate there.
             let attacker = p.attacker;
-            graft(&tree.as_played(&mut p.board, attacker), id, nodes)
+            tree.as_played(&mut p.board, attacker)
+        }) {
+            graft(&tree, id, nodes)
         } else if let (true, Some(tree)) = p.find_vct(true)? {
             graft(&tree, id, nodes)
         } else {

@@ -388,44 +388,66 @@ impl VctTree {
     }
 
     /// The tree as played on `board` (attacker to move), where it [holds](Self::holds): every
-    /// VCF and certificate line with the defender replies the rules force there. A tree that
-    /// holds on a similar board (simulation) may list other replies, those of the board it was
-    /// found on; replays work the replies out and do not mind, but a proof written out must
-    /// show the moves played.
-    pub(crate) fn as_played(&self, board: &mut Board, attacker: Color) -> VctTree {
-        let mut tree = self.clone();
-        let mut done = vec![false; self.nodes.len()];
-        self.as_played_at(self.root, board, attacker, &mut tree, &mut done);
-        tree
+    /// VCF and certificate line with the defender replies the rules force there, and at every
+    /// defender node only the listed replies that break the certificate on this board. A tree
+    /// that holds on a similar board (simulation) was found on another one: its lines may list
+    /// that board's forced replies, and its defender nodes replies that broke the certificate
+    /// there and do not here. `holds` rightly passes over those (the certificate beats them),
+    /// so their subtrees are unchecked; a proof written out must show the moves played and
+    /// nothing unchecked. Nodes no longer reached are dropped. `None` if a move of the tree is
+    /// not on an empty point of `board` (the tree does not hold there).
+    pub(crate) fn as_played(&self, board: &mut Board, attacker: Color) -> Option<VctTree> {
+        let mut played = VctTree {
+            root: 0,
+            nodes: Vec::new(),
+        };
+        let mut index = vec![None; self.nodes.len()];
+        played.root = self.as_played_at(self.root, board, attacker, &mut played, &mut index)?;
+        Some(played)
     }
 
+    /// Adds node `node` as played on `board` to `played` (once: every path to a node plays the
+    /// same moves from the same board, so reaches one position); returns its index there.
     fn as_played_at(
         &self,
         node: usize,
         board: &mut Board,
         attacker: Color,
-        tree: &mut VctTree,
-        done: &mut [bool],
-    ) {
-        // Every path to a node plays the same moves from the same board: one position.
-        if std::mem::replace(&mut done[node], true) {
-            return;
+        played: &mut VctTree,
+        index: &mut [Option<usize>],
+    ) -> Option<usize> {
+        if let Some(i) = index[node] {
+            return Some(i);
         }
+        let i = played.nodes.len();
+        // A placeholder until the node's children are in.
+        played.nodes.push(VctNode::Replies {
+            certificate: Line {
+                moves: Vec::new(),
+                ending: Ending::Five,
+            },
+            replies: Vec::new(),
+        });
+        index[node] = Some(i);
         let defender = attacker.opponent();
-        let visit =
-            |p: Point, child: usize, board: &mut Board, tree: &mut VctTree, done: &mut [bool]| {
-                if board.is_empty(p) {
-                    board.play_unchecked(p);
-                    self.as_played_at(child, board, attacker, tree, done);
-                    board.undo();
-                }
-            };
-        match &self.nodes[node] {
+        let mut child_of = |p: Point, child: usize, board: &mut Board| {
+            if !board.is_empty(p) {
+                return None;
+            }
+            board.play_unchecked(p);
+            let child = self.as_played_at(child, board, attacker, played, index);
+            board.undo();
+            child
+        };
+        let made = match &self.nodes[node] {
             VctNode::Vcf(line) => {
                 let threat = board.five_points(defender).first().copied();
-                tree.nodes[node] = VctNode::Vcf(as_played(board, attacker, line, threat));
+                VctNode::Vcf(as_played(board, attacker, line, threat))
             }
-            VctNode::Move { play, child } => visit(*play, *child, board, tree, done),
+            VctNode::Move { play, child } => VctNode::Move {
+                play: *play,
+                child: child_of(*play, *child, board)?,
+            },
             VctNode::Replies {
                 certificate,
                 replies,
@@ -433,15 +455,21 @@ impl VctTree {
                 board.set_to_move(attacker);
                 let certificate = as_played(board, attacker, certificate, None);
                 board.set_to_move(defender);
-                tree.nodes[node] = VctNode::Replies {
-                    certificate,
-                    replies: replies.clone(),
-                };
+                let breaking = breaking_replies(board, attacker, &certificate);
+                let mut kept = Vec::new();
                 for &(r, child) in replies {
-                    visit(r, child, board, tree, done);
+                    if breaking.iter().any(|&(b, _)| b == r) {
+                        kept.push((r, child_of(r, child, board)?));
+                    }
+                }
+                VctNode::Replies {
+                    certificate,
+                    replies: kept,
                 }
             }
-        }
+        };
+        played.nodes[i] = made;
+        Some(i)
     }
 
     /// Whether the tree proves a win for `attacker`, to move on `board`. Every attacker move is
@@ -1303,6 +1331,57 @@ mod tests {
             let wrong = s != Symmetry::Identity;
             assert!(!wrong || !tree.holds(&mut image, Color::Black), "{s:?}");
         }
+    }
+
+    /// A lent tree may list replies that do not break the certificate on the board where it is
+    /// used (they broke it on the sibling's board). `holds` rightly ignores them, so their
+    /// subtrees are unchecked: the tree as played leaves them out, and keeps no node it does not
+    /// reach.
+    #[test]
+    fn a_tree_as_played_lists_only_the_replies_that_break_it() {
+        let board = example();
+        let mut tree = tree_of(&board);
+        let VctNode::Move { play, child } = tree.nodes[tree.root] else {
+            panic!("the example is won by a threat, not a VCF");
+        };
+        let mut after = board.clone();
+        after.play_unchecked(play);
+        let VctNode::Replies { certificate, .. } = &tree.nodes[child] else {
+            panic!("a threat's child is a defender node");
+        };
+        let breaking = breaking_replies(&mut after, Color::Black, certificate);
+        let stray: Point = "a1".parse().unwrap();
+        assert!(after.is_empty(stray) && breaking.iter().all(|&(r, _)| r != stray));
+        // A subtree no replay on this board would accept: its VCF starts on a taken point.
+        let bogus = tree.nodes.len();
+        tree.nodes.push(VctNode::Vcf(Line {
+            moves: vec![play],
+            ending: Ending::Five,
+        }));
+        if let VctNode::Replies { replies, .. } = &mut tree.nodes[child] {
+            replies.push((stray, bogus));
+        }
+        assert!(tree.holds(&mut board.clone(), Color::Black));
+        let played = tree.as_played(&mut board.clone(), Color::Black).unwrap();
+        assert!(played.holds(&mut board.clone(), Color::Black));
+        assert!(played.nodes.len() < tree.nodes.len());
+        let mut listed = played.nodes.iter().flat_map(|n| match n {
+            VctNode::Replies { replies, .. } => replies.clone(),
+            _ => Vec::new(),
+        });
+        assert!(listed.all(|(r, _)| r != stray));
+        // Every node but the root is some node's child.
+        let children: std::collections::HashSet<usize> = played
+            .nodes
+            .iter()
+            .flat_map(|n| match n {
+                VctNode::Move { child, .. } => vec![*child],
+                VctNode::Replies { replies, .. } => replies.iter().map(|&(_, c)| c).collect(),
+                VctNode::Vcf(_) => Vec::new(),
+            })
+            .collect();
+        assert_eq!(children.len() + 1, played.nodes.len());
+        assert!(!children.contains(&played.root));
     }
 
     /// A search stopped by its node budget and given its table back goes on where it stopped:

@@ -289,15 +289,13 @@ fn light_ladder_rungs_are_proved() {
     assert!(proved_rungs >= 3);
 }
 
-/// Known defect, open: on this position (White to move, found by an independent reviewer's
-/// random positions) `solve` with its default VCT leaves proves White's win, which is right
-/// (`--vct-nodes 0` proves it too, with a proof `check` accepts, and `vct` finds a VCT), but
-/// the proof it writes fails the replay check and `check`: at 29 defender nodes under
-/// `f10 f12 a12 ...` a counter-four such as c9 (five point c11) is neither listed nor answered
-/// by the certificate. The cause is in the VCT-leaf path (a VCT tree read out or lent to
-/// siblings); it is not found yet. Run with `--ignored` to see it fail.
+/// Found by an independent reviewer's random positions (White to move): White's win was right,
+/// but the proof `solve` wrote failed the replay check and `check` at 29 defender nodes under
+/// `f10 f12 a12 ...`, where a counter-four such as c9 (five point c11) was neither listed nor
+/// answered by the certificate. A VCT proof lent by a sibling reply listed replies that broke
+/// the certificate on the sibling's board and not here; `holds` rightly passed over them, so
+/// their subtrees were never checked on this board, and they were written out anyway.
 #[test]
-#[ignore = "known defect: a proof with VCT leaves misses counter-four replies on this position"]
 fn vct_leaf_proofs_cover_every_counter_four() {
     let board = parse_diagram(
         "...............
