@@ -34,6 +34,7 @@ pub mod book;
 pub mod check;
 pub mod db;
 mod dfpn;
+pub mod files;
 pub mod notation;
 pub mod proof;
 pub mod renlib;

@@ -727,7 +727,7 @@ pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Library, RenlibError> {
 /// # Errors
 /// An I/O error naming the file, or [`read`]'s errors.
 pub fn read_file(path: &Path, encoding: Encoding) -> Result<Library, RenlibError> {
-    let bytes = std::fs::read(path).map_err(|source| RenlibError::Io {
+    let bytes = crate::files::read(path).map_err(|source| RenlibError::Io {
         path: path.to_path_buf(),
         source,
     })?;

@@ -2,7 +2,7 @@
 //! standard input), parsing its lines (JSON objects or plain positions), the thread pool, the
 //! progress bar, and the error record of a bad line.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::Result;
@@ -33,13 +33,10 @@ struct Failure {
 /// Reads the batch at `path` (`-` for standard input); a failure is an input error.
 fn read(path: &Path) -> Result<String> {
     if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| input_error(format!("cannot read the batch from standard input: {e}")))?;
-        Ok(text)
+        renju::files::read_stream_text(std::io::stdin())
+            .map_err(|e| input_error(format!("cannot read the batch from standard input: {e}")))
     } else {
-        std::fs::read_to_string(path)
+        renju::files::read_text(path)
             .map_err(|e| input_error(format!("cannot read batch file `{}`: {e}", path.display())))
     }
 }

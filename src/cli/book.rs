@@ -153,7 +153,7 @@ fn read_book(
         None
     };
     let book = if journal.exists() {
-        let bytes = std::fs::read(&journal)
+        let bytes = renju::files::read(&journal)
             .map_err(|e| input_error(format!("cannot read `{}`: {e}", journal.display())))?;
         Book::decode(&bytes).map_err(|e| input_error(format!("`{}`: {e}", journal.display())))?
     } else if create {
@@ -320,7 +320,7 @@ fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>
     }
     if let Some(path) = &args.roots {
         // A file holding one board diagram is one root.
-        let text = std::fs::read_to_string(path)
+        let text = renju::files::read_text(path)
             .map_err(|e| input_error(format!("cannot read `{}`: {e}", path.display())))?;
         if renju::notation::looks_like_diagram(&text) {
             let board = renju::notation::parse_position(&text, &options)
@@ -661,7 +661,7 @@ fn plan(
 }
 
 fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Result<()> {
-    let text = std::fs::read_to_string(path)
+    let text = renju::files::read_text(path)
         .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
     let unit: Unit = serde_json::from_str(&text)
         .map_err(|e| input_error(format!("`{}` is not a work unit: {e}", path.display())))?;

@@ -219,7 +219,7 @@ impl Database {
     /// # Errors
     /// [`DbError::Io`] if the file cannot be read, or a decoding error naming what is wrong.
     pub fn read(path: &Path) -> Result<Database, DbError> {
-        decode(&std::fs::read(path)?)
+        decode(&crate::files::read(path)?)
     }
 
     /// Encodes and writes the database atomically (a temporary file, fsync, rename).

@@ -241,6 +241,37 @@ fn bad_input_is_one_line_with_status_2() {
     }
 }
 
+/// Files that do not end (`/dev/zero`) are refused after a bounded read, with status 2, not
+/// read until memory runs out. The output paths are never written: the input fails first.
+#[cfg(target_os = "linux")]
+#[test]
+fn endless_input_files_are_refused() {
+    let cases: &[&[&str]] = &[
+        &["db", "export", "/dev/zero", "--out", "never-written.txt"],
+        &["db", "info", "/dev/zero"],
+        &["vct", "--batch", "/dev/zero"],
+        &["book", "status", "/dev/zero"],
+        &["book", "work", "/dev/zero", "--out", "never-written.db"],
+    ];
+    for args in cases {
+        let out = renju().args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("a pipe or device that gives over 256 MiB"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    }
+    // `check` reports an unreadable database as a failed check (status 1).
+    let out = renju().args(["check", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("over 256 MiB")
+            || String::from_utf8_lossy(&out.stderr).contains("over 256 MiB")
+    );
+}
+
 #[test]
 fn show_output_reads_back_in() {
     let shown = renju()
