@@ -6,7 +6,11 @@
 //!   checks, or answered by the certificate, replayed with that reply on the board;
 //! - every leaf is a five on the board or a VCF that wins (which covers renju's white four
 //!   whose only block is forbidden for Black);
+//! - an attacker move that makes a five leads to the five node and nothing else;
 //! - every referenced node exists, and no path leads back to a node on it.
+//!
+//! A node reached again is verified once per position, side to move, orientation and attacker:
+//! what it proves for one attacker says nothing for the other.
 //!
 //! The database layer is used only to read the file; its moves are mapped through the
 //! symmetries by this module's own arithmetic, from the definitions in `docs/db-format.md`.
@@ -198,10 +202,10 @@ impl Walk<'_> {
             self.fail(path, format!("node {n} leads back to itself (a cycle)"));
             return;
         }
-        let key = (
-            n,
-            fingerprint(pos.grid(), (u64::from(to_move) << 8) | frame as u64),
-        );
+        // A node verified for one attacker proves nothing for the other: the attacker is part
+        // of what was verified, with the position, the side to move and the orientation.
+        let extra = (u64::from(self.attacker) << 16) | (u64::from(to_move) << 8) | frame as u64;
+        let key = (n, fingerprint(pos.grid(), extra));
         if !self
             .seen
             .lock()
@@ -265,6 +269,17 @@ impl Walk<'_> {
                     return;
                 }
                 if pos.makes_win(m.0, m.1, attacker) {
+                    // The game ends with this move: nothing may be stored below it but the
+                    // five (the database layer would serve it as proved).
+                    if !matches!(self.db.nodes.get(child.node as usize), Some(Node::Five)) {
+                        self.fail(
+                            path,
+                            format!(
+                                "the attacker's move {} makes a five, but leads to more moves",
+                                self.show(m)
+                            ),
+                        );
+                    }
                     return;
                 }
                 let mut next = pos.clone();

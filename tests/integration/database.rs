@@ -422,6 +422,91 @@ fn a_cycle_is_rejected() {
     assert_rejected(&bad, "a cycle");
 }
 
+/// Sorted cells of 15x15 point names.
+fn cells(names: &str) -> Vec<Cell> {
+    let size = Size::STANDARD;
+    let mut v: Vec<Cell> = names
+        .split_whitespace()
+        .map(|n| renju::db::cell_of(size, n.parse().unwrap()))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn root(black: &str, white: &str, to_move: Color, attacker: Color, node: u32) -> renju::db::Root {
+    renju::db::Root {
+        black: cells(black),
+        white: cells(white),
+        to_move,
+        attacker,
+        node,
+        symmetry: Symmetry::Identity,
+    }
+}
+
+fn edge(node: u32) -> renju::db::Edge {
+    renju::db::Edge {
+        node,
+        symmetry: Symmetry::Identity,
+    }
+}
+
+/// Found by an adversarial review: a node verified under one root was taken as verified under
+/// another whose attacker is the other side. Root 1 (Black to move, an open four: a five to
+/// play) is true; root 2 claims White wins by a1 from the same stones without a1, which is
+/// false (Black fives at g8), and its only node below a1 was node 0, verified for Black.
+#[test]
+fn a_node_verified_for_one_attacker_does_not_pass_for_the_other() {
+    let mut db = Database::new(Rules::renju(), Size::STANDARD);
+    db.nodes.push(Node::Vcf(Vec::new()));
+    db.nodes.push(Node::Move {
+        play: cells("a1")[0],
+        child: edge(0),
+    });
+    db.roots.push(root(
+        "h8 i8 j8 k8",
+        "h9 i9 a1",
+        Color::Black,
+        Color::Black,
+        0,
+    ));
+    db.roots
+        .push(root("h8 i8 j8 k8", "h9 i9", Color::White, Color::White, 1));
+    // On more threads the roots race; one thread checks them in order, root 1 first.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let report = pool.install(|| checked(&db));
+    assert!(!report.ok, "the false root passed");
+    assert_rejected(&db, "White's false win");
+}
+
+/// Found by an adversarial review: nothing below an attacker's move that makes a five was
+/// checked, but `db query`, `export` and `merge` walk it. A winning move must lead to the five.
+#[test]
+fn a_winning_move_leads_to_the_five_and_nothing_else() {
+    let mut db = Database::new(Rules::renju(), Size::STANDARD);
+    let black = "h8 i8 j8 k8 d3 e3 f3 g3";
+    let white = "a1 c1 e1 g1 o1 o3 a15";
+    // Black l8 is a five; below it, a made-up line (White a2, Black m8, White o15 "wins").
+    let moves = ["l8", "a2", "m8", "o15"];
+    for (i, m) in moves.iter().enumerate() {
+        db.nodes.push(Node::Move {
+            play: cells(m)[0],
+            child: edge(i as u32 + 1),
+        });
+    }
+    db.nodes.push(Node::Vcf(Vec::new()));
+    db.roots
+        .push(root(black, white, Color::Black, Color::Black, 0));
+    assert_rejected(&db, "moves after the five");
+    // The honest form: the winning move leads to a five node.
+    db.nodes.truncate(1);
+    db.nodes.push(Node::Five);
+    assert!(checked(&db).ok);
+}
+
 #[test]
 fn damaged_files_give_errors_naming_the_problem() {
     let db = renju_db();
