@@ -37,6 +37,9 @@ const MAX_LISTED: usize = 100;
 pub struct Report {
     /// Whether everything checked.
     pub ok: bool,
+    /// The rules and board the database was checked under: its own, from its header (like
+    /// `renju on 15x15`); empty when the file could not be read.
+    pub rules: String,
     /// Roots verified.
     pub roots: usize,
     /// Nodes verified (a node reached in two positions counts twice).
@@ -409,6 +412,7 @@ pub fn check(db: &Database, progress: &(dyn Fn(usize) + Sync)) -> Report {
     let (count, errors) = problems.into_inner().expect("no thread panicked");
     Report {
         ok: count == 0,
+        rules: db.describe(),
         roots: db.roots.len(),
         nodes_checked: checked.into_inner(),
         errors,

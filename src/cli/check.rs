@@ -16,7 +16,8 @@ use crate::{Global, outln};
 /// Arguments of `check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The database file.
+    /// The database file. It is checked under its own rules and board size, from its header
+    /// (printed as `rules`); --rule, --size and --k do not apply.
     file: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -35,6 +36,7 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
         Ok(db) => verify(&db, args, global)?,
         Err(e) => Report {
             ok: false,
+            rules: String::new(),
             roots: 0,
             nodes_checked: 0,
             errors: vec![Problem {
@@ -49,6 +51,9 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
         outln!("{}", serde_json::to_string(&report)?)?;
     } else {
         outln!("ok:            {}", report.ok)?;
+        if !report.rules.is_empty() {
+            outln!("rules:         {}", report.rules)?;
+        }
         outln!("roots:         {}", report.roots)?;
         outln!("nodes checked: {}", report.nodes_checked)?;
         outln!(

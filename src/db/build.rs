@@ -5,7 +5,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    Cell, Database, DbError, Edge, Index, Node, Root, Visit, cell_of, describe, position_name, walk,
+    Cell, Database, DbError, Edge, Index, Node, PositionKey, Root, Visit, cell_of, describe,
+    position_name, walk,
 };
 use crate::proof::{Proof, ProofNode};
 use crate::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
@@ -218,9 +219,9 @@ pub struct Builder {
     db: Database,
     /// Canonical key to node and the symmetry from the node's stored orientation onto the
     /// canonical image, for every position added or read.
-    index: HashMap<u64, (u32, Symmetry)>,
+    index: HashMap<PositionKey, (u32, Symmetry)>,
     /// Canonical key to root.
-    roots: HashMap<u64, usize>,
+    roots: HashMap<PositionKey, usize>,
 }
 
 impl Builder {
@@ -241,7 +242,7 @@ impl Builder {
         let mut roots = HashMap::new();
         for (i, root) in db.roots.iter().enumerate() {
             if let Ok(board) = db.root_board(root) {
-                roots.entry(board.canonical().key).or_insert(i);
+                roots.entry(PositionKey::of(&board).0).or_insert(i);
             }
         }
         Builder { db, index, roots }
@@ -323,7 +324,7 @@ impl Builder {
     /// symmetric form) is proved won for.
     #[must_use]
     pub fn stored_winner(&self, board: &Board) -> Option<Color> {
-        let &(n, _) = self.index.get(&board.canonical().key)?;
+        let &(n, _) = self.index.get(&PositionKey::of(board).0)?;
         match self.db.nodes[n as usize].winner(board.to_move()) {
             Some(w) => Some(w),
             None => board.fives().first().map(|f| f.color),
@@ -365,8 +366,8 @@ impl Builder {
         attacker: Color,
         size_of: usize,
     ) -> Result<Added, DbError> {
-        let canonical = board.canonical();
-        let existing = self.roots.get(&canonical.key).copied();
+        let (key, _) = PositionKey::of(&board);
+        let existing = self.roots.get(&key).copied();
         let added = match existing {
             Some(r) => {
                 let old = &self.db.roots[r];
@@ -377,7 +378,7 @@ impl Builder {
                     return Ok(Added::Kept);
                 }
                 // Add the smaller proof's root afresh; shared inner positions stay shared.
-                self.index.remove(&canonical.key);
+                self.index.remove(&key);
                 Added::Replaced
             }
             None => Added::New,
@@ -403,7 +404,7 @@ impl Builder {
         match existing {
             Some(r) => self.db.roots[r] = root,
             None => {
-                self.roots.insert(canonical.key, self.db.roots.len());
+                self.roots.insert(key, self.db.roots.len());
                 self.db.roots.push(root);
             }
         }
@@ -412,7 +413,7 @@ impl Builder {
 
     /// The error for a position stored as won by `stored` and now claimed for `claimed`.
     fn contradiction(&self, board: &Board, claimed: Color, stored: Color) -> DbError {
-        let key = board.canonical().key;
+        let (key, _) = PositionKey::of(board);
         let first = self
             .find(key)
             .unwrap_or_else(|| "a stored position".to_string());
@@ -435,13 +436,13 @@ impl Builder {
     }
 
     /// A name for the stored position with canonical `key`, found by walking the roots.
-    fn find(&self, key: u64) -> Option<String> {
+    fn find(&self, key: PositionKey) -> Option<String> {
         let db = &self.db;
         let mut seen = HashSet::new();
         for root in &db.roots {
             let mut path = Vec::new();
             let found = walk(db, root, &mut |board, _, _| {
-                if board.canonical().key == key {
+                if PositionKey::of(board).0 == key {
                     path = board.moves().to_vec();
                     Visit::Stop
                 } else if seen.insert(board.hash()) {
@@ -471,14 +472,14 @@ impl Builder {
         board: &mut Board,
         attacker: Color,
     ) -> Result<(u32, Symmetry), DbError> {
-        let canonical = board.canonical();
-        if let Some(&(n, stored_frame)) = self.index.get(&canonical.key) {
+        let (key, to_canonical) = PositionKey::of(board);
+        if let Some(&(n, stored_frame)) = self.index.get(&key) {
             if let Some(stored) = self.db.nodes[n as usize].winner(board.to_move())
                 && stored != attacker
             {
                 return Err(self.contradiction(board, attacker, stored));
             }
-            return Ok((n, stored_frame.inverse().after(canonical.symmetry)));
+            return Ok((n, stored_frame.inverse().after(to_canonical)));
         }
         let size = self.db.size;
         let cell = move |p: Point| cell_of(size, p);
@@ -519,7 +520,7 @@ impl Builder {
         let n = u32::try_from(self.db.nodes.len())
             .map_err(|_| DbError::TooLarge("more than 2^32 nodes".to_string()))?;
         self.db.nodes.push(node);
-        self.index.insert(canonical.key, (n, canonical.symmetry));
+        self.index.insert(key, (n, to_canonical));
         Ok((n, Symmetry::Identity))
     }
 

@@ -412,12 +412,50 @@ pub fn describe(rules: Rules, size: Size) -> String {
     format!("{rules} on {size}")
 }
 
-/// Every explicit position of a database, found by walking the DAG from the roots: canonical
-/// key to the node and the symmetry that maps the node's stored orientation onto the
-/// canonical image.
+/// A position's identity in a database's maps: its canonical Zobrist key (the same for its 8
+/// symmetric forms) and a second, independent hash of the canonical image, its stones and side
+/// to move. Zobrist keys combine by XOR, so two positions with one key can be built on purpose
+/// by solving a linear system; the second hash is not linear, so a match means the same
+/// position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PositionKey {
+    zobrist: u64,
+    image: u64,
+}
+
+impl PositionKey {
+    /// The key of `board`'s position, and the symmetry that maps `board` onto its canonical
+    /// image.
+    pub(crate) fn of(board: &Board) -> (PositionKey, Symmetry) {
+        use std::hash::{Hash, Hasher};
+        let canonical = board.canonical();
+        let size = board.size();
+        let mut stones: Vec<(Cell, bool)> = board
+            .stones()
+            .map(|(p, c)| {
+                let cell = cell_of(size, canonical.symmetry.apply(p, size));
+                (cell, c == Color::Black)
+            })
+            .collect();
+        stones.sort_unstable();
+        // `DefaultHasher::new` has fixed keys: the same hash in every process.
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        stones.hash(&mut hasher);
+        (board.to_move() == Color::Black).hash(&mut hasher);
+        let key = PositionKey {
+            zobrist: canonical.key,
+            image: hasher.finish(),
+        };
+        (key, canonical.symmetry)
+    }
+}
+
+/// Every explicit position of a database, found by walking the DAG from the roots: the
+/// position's key to the node and the symmetry that maps the node's stored orientation onto
+/// the canonical image.
 #[derive(Debug, Default)]
 pub struct Index {
-    pub(crate) nodes: HashMap<u64, (u32, Symmetry)>,
+    pub(crate) nodes: HashMap<PositionKey, (u32, Symmetry)>,
 }
 
 impl Index {
@@ -427,13 +465,11 @@ impl Index {
         let mut index = Index::default();
         for root in &db.roots {
             walk(db, root, &mut |board, node, frame| {
-                let canonical = board.canonical();
-                if index.nodes.contains_key(&canonical.key) {
+                let (key, symmetry) = PositionKey::of(board);
+                if index.nodes.contains_key(&key) {
                     return Visit::Skip;
                 }
-                index
-                    .nodes
-                    .insert(canonical.key, (node, canonical.symmetry.after(frame)));
+                index.nodes.insert(key, (node, symmetry.after(frame)));
                 Visit::Descend
             });
         }
@@ -456,9 +492,9 @@ impl Index {
     /// stored orientation onto `board`'s.
     #[must_use]
     pub fn get(&self, board: &Board) -> Option<(u32, Symmetry)> {
-        let canonical = board.canonical();
-        let &(node, to_canonical) = self.nodes.get(&canonical.key)?;
-        Some((node, canonical.symmetry.inverse().after(to_canonical)))
+        let (key, symmetry) = PositionKey::of(board);
+        let &(node, to_canonical) = self.nodes.get(&key)?;
+        Some((node, symmetry.inverse().after(to_canonical)))
     }
 }
 

@@ -77,6 +77,10 @@ fn assert_checks(db: &Path) -> Value {
     let (code, report) = check(db);
     assert_eq!(code, Some(0), "{report}");
     assert_eq!(report["ok"], true, "{report}");
+    assert!(
+        report["rules"].as_str().is_some_and(|r| r.contains(" on ")),
+        "{report}"
+    );
     assert_eq!(report["errors"], serde_json::json!([]), "{report}");
     assert!(report["seconds"].is_number(), "{report}");
     report

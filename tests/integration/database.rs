@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use renju::check::verify::{Report, check};
 use renju::db::{Builder, Cell, Database, DbError, Index, Node, Visit, decode, encode, query};
+use renju::notation::{PositionOptions, parse_position};
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 use renju::solve::{Proof, SolveOptions, Verdict, solve};
 
@@ -505,6 +506,51 @@ fn a_winning_move_leads_to_the_five_and_nothing_else() {
     db.nodes.truncate(1);
     db.nodes.push(Node::Five);
     assert!(checked(&db).ok);
+}
+
+/// Found by an adversarial review: Zobrist keys combine by XOR, so a position with the same
+/// canonical key as a stored one can be built by linear algebra over the (fixed, public) keys.
+/// This 68-stone diagram shares its key with `h8 n2 i8 n3 j8 n4 k8 n5`, which Black wins; here
+/// Black's four is dead and White has an open four, so Black does not. A lookup must not take
+/// one for the other. (If the Zobrist keys ever change, the first assertion says this diagram
+/// must be built again.)
+#[test]
+fn a_position_sharing_a_zobrist_key_is_not_taken_for_a_stored_one() {
+    let options = PositionOptions {
+        to_move: Some(Color::Black),
+        ..PositionOptions::default()
+    };
+    let stored = parse_position("h8 n2 i8 n3 j8 n4 k8 n5", &options).unwrap();
+    let collided = parse_position(
+        "X.X.......X....
+         ...O.O.O...O.O.
+         X.X...X.X...X.X
+         ...O.O.O.O.O.O.
+         ..X............
+         .O.O.O...O.O.O.
+         X.X...........X
+         ......OXXXXO...
+         X.X...........X
+         .O.O...O.O.....
+         ..X.X...X...XOX
+         .....O.....O.O.
+         X.X.X...X...XOX
+         .O.....O...O.O.
+         ..X...X.X.X.X..",
+        &options,
+    )
+    .unwrap();
+    assert_eq!(stored.canonical().key, collided.canonical().key);
+    let solution = solve(&stored, &SolveOptions::default(), &mut |_| {});
+    assert_eq!(solution.verdict, Verdict::Win);
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(&solution.proof.unwrap()).unwrap();
+    assert_eq!(builder.stored_winner(&collided), None);
+    let db = builder.finish();
+    let index = Index::build(&db);
+    let depths = db.depths();
+    assert_eq!(query(&db, &index, &depths, &stored).result, "win");
+    assert_eq!(query(&db, &index, &depths, &collided).result, "unknown");
 }
 
 #[test]
