@@ -347,9 +347,9 @@ impl Book {
                 "root `{name}` already has a five on the board"
             )));
         }
-        let key = board.canonical().key;
+        let key = crate::db::PositionKey::of(board).0;
         for root in &self.roots {
-            if self.root_board(root)?.canonical().key == key {
+            if crate::db::PositionKey::of(&self.root_board(root)?).0 == key {
                 return Ok(false);
             }
         }
