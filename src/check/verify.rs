@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::replay::{Position, Rule, vcf_wins};
 use super::rules::{BLACK, EMPTY, Grid, WHITE};
-use crate::db::{Cell, Database, Node, Root, position_name};
+use crate::db::{Cell, Database, Edge, Node, Root, position_name};
 use crate::rules::{Color, Point};
 
 /// The most problems a report lists; checking goes on, but only the count grows.
@@ -241,8 +241,10 @@ impl Walk<'_> {
                     self.fail(path, "a VCF move off the board".into());
                     return;
                 };
-                if let Err(e) = vcf_wins(pos, attacker, &moves) {
-                    self.fail(path, format!("the VCF does not win: {e}"));
+                match vcf_wins(pos, attacker, &moves) {
+                    Err(e) => self.fail(path, format!("the VCF does not win: {e}")),
+                    Ok(used) if used < moves.len() => self.fail(path, unplayed(used)),
+                    Ok(_) => {}
                 }
             }
             Node::Move { play, child } => {
@@ -317,9 +319,28 @@ impl Walk<'_> {
                     Some(Some(c)) => Some(c),
                     None => None,
                 };
-                let mut listed = Vec::with_capacity(replies.len());
+                // A certificate is the attacker's VCF were the defender to pass: it must win
+                // so, all of it, even where every reply is listed and none needs it.
+                if let Some(c) = &certificate {
+                    match vcf_wins(pos, attacker, c) {
+                        Err(e) => {
+                            self.fail(path, format!("the certificate does not win: {e}"));
+                            return;
+                        }
+                        Ok(used) if used < c.len() => {
+                            self.fail(path, format!("the certificate {}", unplayed(used)));
+                            return;
+                        }
+                        Ok(_) => {}
+                    }
+                }
+                let mut listed: Vec<((usize, usize), Edge)> = Vec::with_capacity(replies.len());
                 for &(r, e) in replies {
                     match self.point(r, frame) {
+                        Some(p) if listed.iter().any(|&(q, _)| q == p) => {
+                            self.fail(path, format!("reply {} is listed twice", self.show(p)));
+                            return;
+                        }
                         Some(p) if legal.contains(&p) => listed.push((p, e)),
                         Some(p) => {
                             self.fail(path, format!("listed reply {} is not legal", self.show(p)));
@@ -374,6 +395,11 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// The problem of a line that has won after `used` of its moves and lists more.
+fn unplayed(used: usize) -> String {
+    format!("goes on after it has won with move {used}: the moves after it are never played")
 }
 
 /// The checker's rule set for the database's.

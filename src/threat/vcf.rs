@@ -362,12 +362,14 @@ pub(crate) fn replay(
     threat: Option<Point>,
     trace: &mut impl FnMut(Point),
 ) -> bool {
-    replay_forcing(board, attacker, line, threat, trace, &mut |_, _| {})
+    replay_forcing(board, attacker, line, threat, trace, &mut |_, _| {}).is_some()
 }
 
-/// `line` with each defender reply the replay on `board` forces written in its place (see
-/// [`replay`]): a line that wins on a similar board, whose forced replies may differ there,
-/// as it is played on this one. Moves after the replay ends are kept.
+/// `line` as it is played on `board` (see [`replay`]): a line that wins on a similar board,
+/// whose forced replies may differ there, with each defender reply the rules force here
+/// written in its place, and ended where it wins here, as a VCF search would end it (a five; an
+/// unstoppable four, a reply and the five; or a four whose block is forbidden for Black). A line
+/// that does not win here is returned with its replies rewritten as far as the replay went.
 pub(crate) fn as_played(
     board: &mut Board,
     attacker: Color,
@@ -375,16 +377,51 @@ pub(crate) fn as_played(
     threat: Option<Point>,
 ) -> Line {
     let mut played = line.clone();
-    replay_forcing(board, attacker, line, threat, &mut |_| {}, &mut |i, f| {
+    let won = replay_forcing(board, attacker, line, threat, &mut |_| {}, &mut |i, f| {
         if let Some(m) = played.moves.get_mut(i) {
             *m = f;
         }
     });
+    match won {
+        None => {}
+        Some(Won::Five(i)) => {
+            played.moves.truncate(i + 1);
+            played.ending = Ending::Five;
+        }
+        Some(Won::ForbiddenBlock(i)) => {
+            played.moves.truncate(i + 1);
+            played.ending = Ending::ForbiddenBlock;
+        }
+        Some(Won::Unstoppable(i)) => {
+            played.moves.truncate(i);
+            for &m in &played.moves {
+                board.play_unchecked(m);
+            }
+            let four = line.moves[i];
+            let (a, b) = finish(board, four, attacker);
+            for _ in 0..played.moves.len() {
+                board.undo();
+            }
+            played.moves.extend([four, a, b]);
+            played.ending = Ending::Five;
+        }
+    }
     played
 }
 
+/// How a replayed line won, with the index in the line of the attacker move that won.
+#[derive(Clone, Copy, Debug)]
+enum Won {
+    /// The move makes a five.
+    Five(usize),
+    /// The move makes a four no single stone stops.
+    Unstoppable(usize),
+    /// The move makes a four whose only block is forbidden for Black.
+    ForbiddenBlock(usize),
+}
+
 /// [`replay`], telling `forced` the index in the line of each defender reply and the point
-/// the rules force it to.
+/// the rules force it to; how the line won, if it does.
 fn replay_forcing(
     board: &mut Board,
     attacker: Color,
@@ -392,10 +429,10 @@ fn replay_forcing(
     mut threat: Option<Point>,
     trace: &mut impl FnMut(Point),
     forced: &mut impl FnMut(usize, Point),
-) -> bool {
+) -> Option<Won> {
     let defender = attacker.opponent();
     let mut played = 0;
-    let mut wins = false;
+    let mut won = None;
     for (i, &m) in line.moves.iter().enumerate().step_by(2) {
         trace(m);
         if !board.is_empty(m) {
@@ -403,7 +440,7 @@ fn replay_forcing(
         }
         let four = four_traced(board, m, attacker, trace);
         if four.five {
-            wins = true;
+            won = Some(Won::Five(i));
             break;
         }
         if threat.is_some_and(|g| g != m)
@@ -417,7 +454,7 @@ fn replay_forcing(
         played += 1;
         let f = match defence {
             Defence::Unstoppable => {
-                wins = true;
+                won = Some(Won::Unstoppable(i));
                 break;
             }
             Defence::Forced(f) => f,
@@ -426,7 +463,7 @@ fn replay_forcing(
         trace(f);
         forced(i + 1, f);
         if block_forbidden(board, defender, f, trace) {
-            wins = true;
+            won = Some(Won::ForbiddenBlock(i));
             break;
         }
         board.play_unchecked(f);
@@ -440,10 +477,67 @@ fn replay_forcing(
     for _ in 0..played {
         board.undo();
     }
-    wins
+    won
 }
 
 fn four_traced(board: &Board, p: Point, color: Color, trace: &mut impl FnMut(Point)) -> Four {
     trace(p);
     board.four_at(p, color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Rules, Size};
+
+    fn board(black: &str, white: &str) -> Board {
+        let mut board = Board::new(Size::STANDARD, Rules::renju());
+        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+            for p in stones.split_whitespace() {
+                board.put(p.parse().unwrap(), color).unwrap();
+            }
+        }
+        board.set_to_move(Color::Black);
+        board
+    }
+
+    fn line(moves: &str) -> Line {
+        Line {
+            moves: moves
+                .split_whitespace()
+                .map(|m| m.parse().unwrap())
+                .collect(),
+            ending: Ending::Five,
+        }
+    }
+
+    /// A line lent from a similar board is written as played here: it ends where it wins here,
+    /// as a VCF search would end it, and nothing the replay never reached is kept.
+    #[test]
+    fn a_line_as_played_ends_where_it_wins() {
+        // Black's open four: h8-k8, five at g8 or l8. A line with moves after the five.
+        let four = board("h8 i8 j8 k8", "a1 a2 a3");
+        let played = as_played(&mut four.clone(), Color::Black, &line("l8 a4 o15"), None);
+        assert_eq!(played, line("l8"));
+        // An open three: k8 is an open four here, though the line (found where g8 was White's)
+        // treats it as a four forced at l8 and goes on. Here it ends with a reply and the five.
+        let three = board("h8 i8 j8", "a1 a2");
+        let played = as_played(&mut three.clone(), Color::Black, &line("k8 l8 o15"), None);
+        assert_eq!(played.moves.len(), 3);
+        assert_eq!(played.moves[0], "k8".parse().unwrap());
+        let mut after = three.clone();
+        after.play_unchecked(played.moves[0]);
+        after.play_unchecked(played.moves[1]);
+        assert!(after.makes_five(played.moves[2], Color::Black));
+        assert!(replay(
+            &mut three.clone(),
+            Color::Black,
+            &played,
+            None,
+            &mut |_| {}
+        ));
+        // A line that does not win here comes back with its moves.
+        let lost = as_played(&mut three.clone(), Color::Black, &line("a4 b4 o15"), None);
+        assert_eq!(lost, line("a4 b4 o15"));
+    }
 }

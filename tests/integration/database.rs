@@ -508,6 +508,62 @@ fn a_winning_move_leads_to_the_five_and_nothing_else() {
     assert!(checked(&db).ok);
 }
 
+/// A second adversarial review found content `check` never looked at, though `db export` and
+/// the RenLib export show it and `db query`'s depth counts it: a reply listed twice (only the
+/// first entry was checked), moves after a VCF has won, and a certificate at a node that lists
+/// every reply (never replayed). Each is rejected now.
+#[test]
+fn nothing_stored_goes_unchecked() {
+    // White to move; Black has the four h8-k8 and wins after either block.
+    let black = "h8 i8 j8 k8";
+    let white = "a1 a2 a3";
+    let base = |nodes: Vec<Node>| {
+        let mut db = Database::new(Rules::renju(), Size::STANDARD);
+        db.nodes = nodes;
+        db.roots
+            .push(root(black, white, Color::White, Color::Black, 0));
+        db
+    };
+    let g8 = cells("g8")[0];
+    let l8 = cells("l8")[0];
+    // The honest proof: every block listed, each answered by the five at the other end.
+    let honest = vec![
+        Node::Replies {
+            certificate: Some(Vec::new()),
+            replies: vec![(g8, edge(1)), (l8, edge(2))],
+        },
+        Node::Vcf(Vec::new()),
+        Node::Vcf(Vec::new()),
+    ];
+    assert!(checked(&base(honest.clone())).ok);
+    // g8 listed twice, the second entry leading to a made-up win by o15.
+    let mut twice = honest.clone();
+    if let Node::Replies { replies, .. } = &mut twice[0] {
+        replies.push((g8, edge(3)));
+    }
+    twice.push(Node::Move {
+        play: cells("o15")[0],
+        child: edge(4),
+    });
+    twice.push(Node::Five);
+    let report = assert_rejected(&base(twice), "a reply listed twice");
+    assert!(
+        report.errors[0].problem.contains("listed twice"),
+        "{report:?}"
+    );
+    // A VCF that goes on after its five: a1 is taken, o15 is nowhere.
+    let mut tail = honest.clone();
+    tail[1] = Node::Vcf(vec![l8, cells("a1")[0], cells("o15")[0]]);
+    let report = assert_rejected(&base(tail), "moves after the five");
+    assert!(report.errors[0].problem.contains("after"), "{report:?}");
+    // A certificate that does not win, at a node where every reply is listed.
+    let mut garbage = honest;
+    if let Node::Replies { certificate, .. } = &mut garbage[0] {
+        *certificate = Some(cells("o15"));
+    }
+    assert_rejected(&base(garbage), "a certificate that does not win");
+}
+
 /// Found by an adversarial review: Zobrist keys combine by XOR, so a position with the same
 /// canonical key as a stored one can be built by linear algebra over the (fixed, public) keys.
 /// This 68-stone diagram shares its key with `h8 n2 i8 n3 j8 n4 k8 n5`, which Black wins; here

@@ -44,13 +44,16 @@ fn legal(board: &Board, p: Point, color: Color) -> bool {
 /// from the rules: each attacker move must be legal and a four with one forced reply (or a
 /// five, or a white four whose block is forbidden for Black), and a defender four must be
 /// answered on its five point. With `literal`, each defender reply the line lists must also be
-/// the forced one: a line written out for this position must show the moves played. The board
-/// is left as found.
+/// the forced one, and the line must end where it wins: a line written out for this position
+/// must show the moves played and nothing after them. The board is left as found.
 pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: bool) -> bool {
     let defender = attacker.opponent();
     let mut played = 0;
     let mut must = board.five_points(defender).first().copied();
     let mut wins = false;
+    // The length a line that wins here has: it ends with the five, with an unstoppable four, a
+    // reply and the five, or with a four whose block is forbidden for Black.
+    let mut end = line.len();
     for (i, &m) in line.iter().enumerate().step_by(2) {
         if !legal(board, m, attacker) {
             break;
@@ -58,6 +61,7 @@ pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: boo
         let four = board.four_at(m, attacker);
         if four.five {
             wins = true;
+            end = i + 1;
             break;
         }
         if must.is_some_and(|g| g != m) || board.five_points(defender).len() >= 2 {
@@ -70,6 +74,7 @@ pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: boo
         let f = match defence {
             Defence::Unstoppable => {
                 wins = true;
+                end = i + 3;
                 break;
             }
             Defence::Forced(f) => f,
@@ -83,6 +88,7 @@ pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: boo
             && board.forbidden(f).is_some()
         {
             wins = true;
+            end = i + 1;
             break;
         }
         if board.four_at(f, defender).five {
@@ -95,7 +101,7 @@ pub fn vcf_wins(board: &mut Board, attacker: Color, line: &[Point], literal: boo
     for _ in 0..played {
         board.undo();
     }
-    wins
+    wins && (!literal || line.len() == end)
 }
 
 /// The position, for error messages: the moves played since the root.
