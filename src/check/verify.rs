@@ -6,6 +6,8 @@
 //!   checks, or answered by the certificate, replayed with that reply on the board;
 //! - every leaf is a five on the board or a VCF that wins (which covers renju's white four
 //!   whose only block is forbidden for Black);
+//! - every line (leaf or certificate) ends where it wins, and a certificate wins after a pass
+//!   even where every reply is listed; no reply is listed twice;
 //! - an attacker move that makes a five leads to the five node and nothing else;
 //! - every referenced node exists, and no path leads back to a node on it.
 //!
@@ -243,7 +245,9 @@ impl Walk<'_> {
                 };
                 match vcf_wins(pos, attacker, &moves) {
                     Err(e) => self.fail(path, format!("the VCF does not win: {e}")),
-                    Ok(used) if used < moves.len() => self.fail(path, unplayed(used)),
+                    Ok(used) if used < moves.len() => {
+                        self.fail(path, format!("the VCF {}", unplayed(used)));
+                    }
                     Ok(_) => {}
                 }
             }
