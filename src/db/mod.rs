@@ -438,7 +438,7 @@ impl PositionKey {
             })
             .collect();
         stones.sort_unstable();
-        // `DefaultHasher::new` has fixed keys: the same hash in every process.
+        // Kept in memory only, so it needs to agree within a process, not across versions.
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         stones.hash(&mut hasher);
         (board.to_move() == Color::Black).hash(&mut hasher);
