@@ -31,18 +31,28 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 /// # Errors
 /// An I/O error from reading, or [`io::ErrorKind::FileTooLarge`] past the bound.
 pub fn read_stream(source: impl Read) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    source.take(STREAM_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > STREAM_BYTES {
-        return Err(io::Error::new(
+    read_up_to(source, STREAM_BYTES)?.ok_or_else(|| {
+        io::Error::new(
             io::ErrorKind::FileTooLarge,
             format!(
                 "a pipe or device that gives over {} MiB is not a file this tool reads",
                 STREAM_BYTES >> 20
             ),
-        ));
-    }
-    Ok(bytes)
+        )
+    })
+}
+
+/// The bytes `source` gives if there are at most `limit` of them, `None` if there are more
+/// (reading stops one byte past the limit).
+///
+/// # Errors
+/// An I/O error from reading.
+pub fn read_up_to(source: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    source
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 /// The text of the file at `path` (see [`read`]).
@@ -61,7 +71,11 @@ pub fn read_stream_text(source: impl Read) -> io::Result<String> {
     utf8(read_stream(source)?)
 }
 
-fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+/// `bytes` as text.
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidData`] for bytes that are not UTF-8, saying so.
+pub fn utf8(bytes: Vec<u8>) -> io::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,

@@ -296,22 +296,15 @@ const POSITION_BYTES: u64 = 1 << 20;
 /// The text of a position read from `source` (named `what` in errors), at most
 /// [`POSITION_BYTES`].
 fn read_capped(source: impl Read, what: &str) -> Result<String> {
-    let mut bytes = Vec::new();
-    source
-        .take(POSITION_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| input_error(format!("cannot read the {what}: {e}")))?;
-    if bytes.len() as u64 > POSITION_BYTES {
-        return Err(input_error(format!(
-            "the {what} is over {} MiB: not a position",
-            POSITION_BYTES >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        input_error(format!(
-            "cannot read the {what}: it is not UTF-8 text ({e})"
-        ))
-    })
+    let bytes = renju::files::read_up_to(source, POSITION_BYTES)
+        .map_err(|e| input_error(format!("cannot read the {what}: {e}")))?
+        .ok_or_else(|| {
+            input_error(format!(
+                "the {what} is over {} MiB: not a position",
+                POSITION_BYTES >> 20
+            ))
+        })?;
+    renju::files::utf8(bytes).map_err(|e| input_error(format!("cannot read the {what}: {e}")))
 }
 
 /// Reads a position argument with the given options: `-` is standard input, an existing file

@@ -406,8 +406,9 @@ impl VctTree {
         Some(played)
     }
 
-    /// Adds node `node` as played on `board` to `played` (once: every path to a node plays the
-    /// same moves from the same board, so reaches one position); returns its index there.
+    /// Adds node `node` as played on `board` to `played`, after its children (once: every path
+    /// to a node plays the same moves from the same board, so reaches one position); returns
+    /// its index there.
     fn as_played_at(
         &self,
         node: usize,
@@ -419,16 +420,6 @@ impl VctTree {
         if let Some(i) = index[node] {
             return Some(i);
         }
-        let i = played.nodes.len();
-        // A placeholder until the node's children are in.
-        played.nodes.push(VctNode::Replies {
-            certificate: Line {
-                moves: Vec::new(),
-                ending: Ending::Five,
-            },
-            replies: Vec::new(),
-        });
-        index[node] = Some(i);
         let defender = attacker.opponent();
         let mut child_of = |p: Point, child: usize, board: &mut Board| {
             if !board.is_empty(p) {
@@ -468,7 +459,9 @@ impl VctTree {
                 }
             }
         };
-        played.nodes[i] = made;
+        let i = played.nodes.len();
+        played.nodes.push(made);
+        index[node] = Some(i);
         Some(i)
     }
 
@@ -779,7 +772,10 @@ impl<'a> Search<'a> {
                 .position(|&m| m == p)
                 .unwrap_or(usize::MAX)
         };
-        replies.sort_by_key(|&(p, counter)| (rank(p) != 0, !counter, rank(p), p));
+        replies.sort_by_key(|&(p, counter)| {
+            let rank = rank(p);
+            (rank != 0, !counter, rank, p)
+        });
         let replies = replies.into_iter().map(|(point, _)| Move { point, pn: 1 });
         Ok(Expansion::Moves(replies.collect(), certificate_len))
     }

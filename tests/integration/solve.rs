@@ -105,11 +105,16 @@ pub(crate) fn quick_vct_cases() -> Vec<Case> {
 }
 
 pub(crate) fn board_of(case: &Case, to_move: Color) -> Board {
+    diagram(&case.board.join("\n"), to_move)
+}
+
+/// A 15x15 renju position from its diagram, `to_move` to move.
+fn diagram(text: &str, to_move: Color) -> Board {
     let options = PositionOptions {
         to_move: Some(to_move),
         ..PositionOptions::default()
     };
-    parse_diagram(&case.board.join("\n"), &options).unwrap()
+    parse_diagram(text, &options).unwrap()
 }
 
 fn proved(board: &Board, want: Verdict, id: &str) -> Proof {
@@ -147,7 +152,7 @@ fn quintet_vct_positions_are_won_and_lost() {
 /// taken and White's block was m6.
 #[test]
 fn lent_proofs_show_the_replies_played() {
-    let board = parse_diagram(
+    let board = diagram(
         "...............
          ...............
          ......O........
@@ -163,12 +168,8 @@ fn lent_proofs_show_the_replies_played() {
          ...............
          ...............
          ...............",
-        &PositionOptions {
-            to_move: Some(Color::Black),
-            ..PositionOptions::default()
-        },
-    )
-    .unwrap();
+        Color::Black,
+    );
     proved(&board, Verdict::Win, "lent");
 }
 
@@ -297,7 +298,7 @@ fn light_ladder_rungs_are_proved() {
 /// their subtrees were never checked on this board, and they were written out anyway.
 #[test]
 fn vct_leaf_proofs_cover_every_counter_four() {
-    let board = parse_diagram(
+    let board = diagram(
         "...............
          ...............
          XX.X.O.........
@@ -313,11 +314,7 @@ fn vct_leaf_proofs_cover_every_counter_four() {
          ...............
          ...............
          ...............",
-        &PositionOptions {
-            to_move: Some(Color::White),
-            ..PositionOptions::default()
-        },
-    )
-    .unwrap();
+        Color::White,
+    );
     proved(&board, Verdict::Win, "counter-fours");
 }
