@@ -521,6 +521,83 @@ impl Library {
     }
 }
 
+/// The most plies a line of a library may have and still be played out: a stone on each of
+/// the 225 points, and as many passes.
+pub const MAX_PLIES: usize = 2 * (SIDE as usize) * (SIDE as usize);
+
+/// Where a line of a library ends: the position, or why it does not play out.
+pub type LineEnd<'a> = Result<&'a Board, &'a Unplayable>;
+
+/// Why a line of a library does not play out.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum Unplayable {
+    /// A move on a taken point.
+    #[error("{0}")]
+    Taken(PlayError),
+    /// More than [`MAX_PLIES`] plies.
+    #[error("more than {MAX_PLIES} plies")]
+    TooLong,
+}
+
+impl Library {
+    /// Calls `visit` with the position at the end of every line of the library (see
+    /// [`Library::for_each_line`]) on the 15x15 board under `rules`: its stones put (not
+    /// played: a forbidden move in a line is no error), the side of the next ply to move. A
+    /// line that does not play out (a point taken twice, or more than [`MAX_PLIES`] plies)
+    /// is cut where it fails: `visit` is told once, with that much of the line and why, and
+    /// nothing below that move is visited. Time and memory are linear in the library's size,
+    /// whatever its shape; each line `visit` gets has at most [`MAX_PLIES`] moves.
+    pub fn for_each_position(
+        &self,
+        rules: Rules,
+        visit: &mut dyn FnMut(&[Option<Point>], LineEnd<'_>),
+    ) {
+        let color = |ply: usize| {
+            if ply.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            }
+        };
+        let mut board = Board::new(Size::STANDARD, rules);
+        let mut line: Vec<Option<Point>> = Vec::new();
+        // (node, ply of its move); the root's moves are ply 0.
+        let mut stack: Vec<(usize, usize)> = self
+            .moves_below(Library::ROOT)
+            .rev()
+            .map(|c| (c, 0))
+            .collect();
+        while let Some((id, ply)) = stack.pop() {
+            for point in line.drain(ply..).flatten() {
+                board.remove_setup(point);
+            }
+            let point = self.nodes[id].point;
+            line.push(point);
+            let placed = if ply >= MAX_PLIES {
+                Err(Unplayable::TooLong)
+            } else {
+                point.map_or(Ok(()), |p| {
+                    board.put(p, color(ply)).map_err(Unplayable::Taken)
+                })
+            };
+            if let Err(why) = placed {
+                // Nothing of this move is on the board: the next pop must not take it off.
+                line.pop();
+                let mut cut = line.clone();
+                cut.push(point);
+                visit(&cut, Err(&why));
+                continue;
+            }
+            let before = stack.len();
+            stack.extend(self.moves_below(id).rev().map(|c| (c, ply + 1)));
+            if stack.len() == before {
+                board.set_to_move(color(line.len()));
+                visit(&line, Ok(&board));
+            }
+        }
+    }
+}
+
 /// The position a line reaches: its stones put on a `size` board under `rules`, Black on the
 /// even plies from 0 and White on the odd ones (a pass keeps the count), and the side of the
 /// next ply to move. The stones are put, not played: the board has no move history, and a
@@ -1135,6 +1212,65 @@ mod tests {
     fn writes_what_it_reads() {
         let lib = read(&small(), Encoding::Auto).unwrap();
         assert_eq!(write(&lib, Encoding::Auto).unwrap(), small());
+    }
+
+    /// Found by an adversarial review: a "comb" (a deep spine whose every node has a one-move
+    /// sibling) made the book builder build and name every line in full, quadratic in the
+    /// file. Positions are cut where a line stops playing out, and nothing below is visited.
+    #[test]
+    fn positions_are_cut_where_a_line_stops_playing_out() {
+        let points: Vec<Point> = (0..225u8).map(|i| Point::new(i % 15, i / 15)).collect();
+        let mut lib = Library::new();
+        let mut at = Library::ROOT;
+        for i in 0..5000 {
+            lib.add_child(at, Some(points[(i + 1) % 225]));
+            at = lib.add_child(at, Some(points[i % 225]));
+        }
+        let (mut played, mut cut, mut longest) = (0, Vec::new(), 0);
+        lib.for_each_position(Rules::renju(), &mut |line, position| {
+            longest = longest.max(line.len());
+            match position {
+                Ok(board) => {
+                    played += 1;
+                    assert_eq!(board.stones().count(), line.len());
+                    let next = if line.len() % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    assert_eq!(board.to_move(), next);
+                    let last = line.last().copied().flatten().unwrap();
+                    let by = if line.len() % 2 == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    assert_eq!(board.stone(last), Some(by));
+                }
+                Err(why) => cut.push((line.len(), why.clone())),
+            }
+        });
+        // The siblings at plies 0 to 223 play out; the siblings at plies 224 and 225 and the
+        // spine's move at ply 225 repeat a point.
+        assert_eq!(played, 224);
+        assert_eq!(cut.len(), 3, "{cut:?}");
+        assert!(
+            cut.iter()
+                .all(|(_, why)| matches!(why, Unplayable::Taken(_)))
+        );
+        assert_eq!(longest, 226);
+
+        // Passes alone never take a point: a line is cut after MAX_PLIES plies.
+        let mut lib = Library::new();
+        let mut at = Library::ROOT;
+        for _ in 0..MAX_PLIES + 10 {
+            at = lib.add_child(at, None);
+        }
+        let mut seen = Vec::new();
+        lib.for_each_position(Rules::renju(), &mut |line, position| {
+            seen.push((line.len(), position.err().cloned()));
+        });
+        assert_eq!(seen, vec![(MAX_PLIES + 1, Some(Unplayable::TooLong))]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use renju::book::unit::Unit;
 use renju::book::{Book, BookError, RootReport, RoundOptions, openings};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
-use renju::rules::{Board, Color};
+use renju::rules::{Board, Color, Point, Size};
 
 use crate::cli::search::interrupted;
 use crate::cli::threads_of;
@@ -251,8 +251,75 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
     }
 }
 
+/// The roots a RenLib library names: the position at the end of each of its lines, except
+/// those with a five on the board. Lines that do not play out are left out, with one note.
+fn roots_of_library(
+    path: &Path,
+    args: &BuildArgs,
+    book: &Book,
+    quiet: bool,
+) -> Result<Vec<(String, Board, Color)>> {
+    if book.size != Size::STANDARD {
+        return Err(input_error(format!(
+            "`{}`: a RenLib library holds 15x15 positions, and this book is on a {} board",
+            path.display(),
+            book.size
+        )));
+    }
+    let library = renju::renlib::read_file(path, args.lib_encoding).map_err(|e| match e {
+        renju::renlib::RenlibError::Io { .. } => input_error(e.to_string()),
+        _ => input_error(format!("`{}`: {e}", path.display())),
+    })?;
+    let moves = |line: &[Option<Point>]| {
+        line.iter()
+            .map(|p| p.map_or("pass".to_string(), |p| p.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut roots = Vec::new();
+    let (mut lines, mut fives, mut cut) = (0usize, 0usize, 0usize);
+    let mut first_cut = None;
+    library.for_each_position(book.rules, &mut |line, position| match position {
+        Err(why) => {
+            cut += 1;
+            first_cut.get_or_insert_with(|| format!("{}: {why}", moves(line)));
+        }
+        Ok(_) if line.is_empty() => {}
+        Ok(board) if !board.fives().is_empty() => {
+            lines += 1;
+            fives += 1;
+        }
+        Ok(board) => {
+            lines += 1;
+            let name = format!("{}: {}", path.display(), moves(line));
+            roots.push((name, board.clone(), args.attacker));
+        }
+    });
+    let first_cut = first_cut.unwrap_or_default();
+    if cut > 0 && !quiet {
+        eprintln!(
+            "note: `{}`: {cut} line(s) cannot be played out and are left out; the first: {first_cut}",
+            path.display()
+        );
+    }
+    if roots.is_empty() {
+        let why = if lines + cut == 0 {
+            "it holds no moves".to_string()
+        } else if lines == 0 {
+            format!("no line plays out (the first left out: {first_cut})")
+        } else {
+            format!("all {lines} line(s) that play out end in a five ({fives})")
+        };
+        return Err(input_error(format!(
+            "`{}`: no roots: {why}",
+            path.display()
+        )));
+    }
+    Ok(roots)
+}
+
 /// The roots the flags name, with their attackers.
-fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>> {
+fn roots_of(args: &BuildArgs, book: &Book, quiet: bool) -> Result<Vec<(String, Board, Color)>> {
     let options = PositionOptions {
         size: book.size,
         rules: book.rules,
@@ -279,44 +346,7 @@ fn roots_of(args: &BuildArgs, book: &Book) -> Result<Vec<(String, Board, Color)>
         roots.push((opening.title(), board, args.attacker));
     }
     if let Some(path) = &args.roots_lib {
-        let library = renju::renlib::read_file(path, args.lib_encoding).map_err(|e| match e {
-            renju::renlib::RenlibError::Io { .. } => input_error(e.to_string()),
-            _ => input_error(format!("`{}`: {e}", path.display())),
-        })?;
-        let lines = library.lines();
-        if lines.is_empty() {
-            return Err(input_error(format!(
-                "`{}` holds no moves: no roots",
-                path.display()
-            )));
-        }
-        let mut played_out = 0;
-        for line in lines {
-            let name: Vec<String> = line
-                .iter()
-                .map(|p| p.map_or("pass".to_string(), |p| p.to_string()))
-                .collect();
-            let name = format!("{}: {}", path.display(), name.join(" "));
-            // RenLib keeps a line that cannot be played (a point taken twice); it is no root.
-            let board = match renju::renlib::line_board(&line, options.size, rules) {
-                Ok(board) => board,
-                Err(e) => {
-                    eprintln!("note: line {name} left out: {e}");
-                    continue;
-                }
-            };
-            played_out += 1;
-            if !board.fives().is_empty() {
-                continue;
-            }
-            roots.push((name, board, args.attacker));
-        }
-        if played_out == 0 {
-            return Err(input_error(format!(
-                "`{}`: no line plays out: no roots",
-                path.display()
-            )));
-        }
+        roots.extend(roots_of_library(path, args, book, quiet)?);
     }
     if let Some(path) = &args.roots {
         // A file holding one board diagram is one root.
@@ -475,7 +505,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     }
     let _lock = lock(&args.book)?;
     let mut opened = open(&args.book, given, true)?;
-    let roots = roots_of(args, &opened.book)?;
+    let roots = roots_of(args, &opened.book, global.quiet)?;
     let mut added = 0;
     for (name, board, attacker) in &roots {
         if board.size() != opened.book.size {

@@ -44,7 +44,7 @@ pub fn export_text(db: &Database, out: &mut dyn Write) -> io::Result<()> {
             out: &mut *out,
             shown: &mut shown,
         };
-        walk.node(root.node, root.symmetry.inverse(), root.to_move, 1)?;
+        walk.tree(root.node, root.symmetry.inverse(), root.to_move, 1)?;
     }
     Ok(())
 }
@@ -77,9 +77,51 @@ struct Walk<'a> {
     shown: &'a mut HashMap<u32, Symmetry>,
 }
 
+/// What is left to write of a tree, last first: a node (see [`Walk::node`]) or a line.
+enum Step {
+    Node {
+        n: u32,
+        frame: Symmetry,
+        to_move: Color,
+        indent: usize,
+    },
+    Line(String),
+}
+
 impl Walk<'_> {
-    /// Shows node `n`, whose stored orientation `frame` maps onto the shown one.
-    fn node(&mut self, n: u32, frame: Symmetry, to_move: Color, indent: usize) -> io::Result<()> {
+    /// Shows the tree from node `n`, whose stored orientation `frame` maps onto the shown one,
+    /// in pre-order. The walk keeps its own stack, so a damaged database with a line of any
+    /// depth is shown, not a stack overflow.
+    fn tree(&mut self, n: u32, frame: Symmetry, to_move: Color, indent: usize) -> io::Result<()> {
+        let mut steps = vec![Step::Node {
+            n,
+            frame,
+            to_move,
+            indent,
+        }];
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Line(text) => writeln!(self.out, "{text}")?,
+                Step::Node {
+                    n,
+                    frame,
+                    to_move,
+                    indent,
+                } => self.node(n, frame, to_move, indent, &mut steps)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes node `n`'s own line and pushes what is below it onto `steps`.
+    fn node(
+        &mut self,
+        n: u32,
+        frame: Symmetry,
+        to_move: Color,
+        indent: usize,
+        steps: &mut Vec<Step>,
+    ) -> io::Result<()> {
         let pad = "  ".repeat(indent);
         let Some(node) = self.db.nodes.get(n as usize) else {
             return writeln!(self.out, "{pad}[n{n}] missing");
@@ -106,12 +148,13 @@ impl Walk<'_> {
                     "{pad}[n{n}] {to_move} plays {}",
                     moves_text(self.db, &[*play], frame)
                 )?;
-                self.node(
-                    child.node,
-                    frame.after(child.symmetry),
-                    to_move.opponent(),
+                steps.push(Step::Node {
+                    n: child.node,
+                    frame: frame.after(child.symmetry),
+                    to_move: to_move.opponent(),
                     indent,
-                )
+                });
+                Ok(())
             }
             Node::Replies {
                 certificate,
@@ -129,18 +172,17 @@ impl Walk<'_> {
                         line_words(self.db, line, frame)
                     )?,
                 }
-                for &(r, e) in replies {
-                    writeln!(
-                        self.out,
+                for &(r, e) in replies.iter().rev() {
+                    steps.push(Step::Node {
+                        n: e.node,
+                        frame: frame.after(e.symmetry),
+                        to_move: to_move.opponent(),
+                        indent: indent + 2,
+                    });
+                    steps.push(Step::Line(format!(
                         "{pad}  {to_move} {}:",
                         moves_text(self.db, &[r], frame)
-                    )?;
-                    self.node(
-                        e.node,
-                        frame.after(e.symmetry),
-                        to_move.opponent(),
-                        indent + 2,
-                    )?;
+                    )));
                 }
                 Ok(())
             }

@@ -465,25 +465,122 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     bytes.extend_from_slice(&[0x00, 0x00, 0x78, 0x00, 0x68, 0x80, 0x78, 0x40]);
     bytes.extend_from_slice(&[0x69, 0x00, 0x59, 0x40]);
     std::fs::write(&repeated, &bytes).unwrap();
+    let build = |db: &str, quiet: bool| {
+        let db = dir.path().join(db);
+        let mut args = vec!["book", "build", "--db", arg(&db), "--roots-lib"];
+        args.extend([arg(&repeated), "--budget", "0", "--json"]);
+        if quiet {
+            args.push("--quiet");
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    };
+    let out = build("repeated.db", false);
+    let roots = json(&out.stdout)["roots"].as_array().unwrap().clone();
+    assert_eq!(roots.len(), 1, "{roots:?}");
+    assert!(roots[0]["name"].as_str().unwrap().ends_with("h8 i9 i10"));
+    let note = stderr(&out);
+    assert!(
+        note.contains("repeated.lib`: 1 line(s) cannot be played out")
+            && note.contains("the first: h8 h9 h8: point h8 is already taken by black"),
+        "{note}"
+    );
+    // --quiet: no notes.
+    let out = build("repeated-quiet.db", true);
+    assert_eq!(stderr(&out), "");
+}
+
+/// Found by an adversarial review: a RenLib library on a book of another size went onto that
+/// board point by point (h8, RenLib's centre, near a 9x9 board's corner), and an exported
+/// database, all of whose lines end in a five, gave "the book has no roots" without a word
+/// about why.
+#[test]
+fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "tests/data/renlib/synthetic-gbk.lib";
+    let book = dir.path().join("nine.db");
+    let message = input_error(&[
+        "--size",
+        "9",
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--roots-lib",
+        lib,
+        "--budget",
+        "0",
+    ]);
+    assert!(
+        message.contains("15x15") && message.contains("9x9"),
+        "{message}"
+    );
+
+    // Every line ends in a five (black h8 i8 j8 k8 l8, white between).
+    let fives = dir.path().join("fives.lib");
+    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
+    bytes.extend_from_slice(&[0xFF; 10]);
+    bytes.extend_from_slice(&[0x00, 0x00]);
+    for (i, pos) in [0x78, 0x68, 0x79, 0x69, 0x7A, 0x6A, 0x7B, 0x6B, 0x7C]
+        .iter()
+        .enumerate()
+    {
+        bytes.extend_from_slice(&[*pos, if i == 8 { 0x40 } else { 0x00 }]);
+    }
+    std::fs::write(&fives, &bytes).unwrap();
+    let message = input_error(&[
+        "book",
+        "build",
+        "--db",
+        arg(&dir.path().join("fives.db")),
+        "--roots-lib",
+        arg(&fives),
+        "--budget",
+        "0",
+    ]);
+    assert!(
+        message.contains("no roots") && message.contains("end in a five"),
+        "{message}"
+    );
+}
+
+/// Found by an adversarial review: a "comb" library (a spine thousands of moves deep, each
+/// node with a one-move sibling) took memory and notes quadratic in its size. Lines are cut
+/// where they stop playing out, and the cut ones get one note.
+#[test]
+fn a_deep_renlib_library_is_read_in_linear_time_with_one_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 20_000;
+    let pos = |i: usize| ((i % 225 / 15) << 4 | (i % 15 + 1)) as u8;
+    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
+    bytes.extend_from_slice(&[0xFF; 10]);
+    bytes.extend_from_slice(&[0x00, 0x00]);
+    for i in 0..n {
+        let flags = if i > 0 { 0x80 } else { 0 } | if i == n - 1 { 0x40 } else { 0 };
+        bytes.extend_from_slice(&[pos(i), flags]);
+    }
+    for i in (1..n).rev() {
+        bytes.extend_from_slice(&[pos(i + 1), 0x40]);
+    }
+    let comb = dir.path().join("comb.lib");
+    std::fs::write(&comb, &bytes).unwrap();
     let out = run(&[
         "book",
         "build",
         "--db",
-        arg(&dir.path().join("repeated.db")),
+        arg(&dir.path().join("comb.db")),
         "--roots-lib",
-        arg(&repeated),
+        arg(&comb),
         "--budget",
         "0",
         "--json",
-        "--quiet",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let roots = json(&out.stdout)["roots"].as_array().unwrap().clone();
-    assert_eq!(roots.len(), 1, "{roots:?}");
-    assert!(roots[0]["name"].as_str().unwrap().ends_with("h8 i9 i10"));
-    assert!(
-        stderr(&out).contains("repeated.lib: h8 h9 h8 left out"),
-        "{}",
-        stderr(&out)
-    );
+    let roots = json(&out.stdout)["roots"].as_array().unwrap().len();
+    assert!((1..=226).contains(&roots), "{roots} roots");
+    let note = stderr(&out);
+    let cut = |l: &&str| l.contains("cannot be played out");
+    assert_eq!(note.lines().filter(cut).count(), 1, "{note}");
+    assert!(note.len() < 10_000, "{} bytes of notes", note.len());
 }

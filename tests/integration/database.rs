@@ -715,3 +715,30 @@ fn the_bench_proof_takes_at_most_4_bytes_per_node() {
     assert!(per_node <= 4.0, "{bytes} bytes, {per_node:.2} per node");
     assert_eq!(decode(&encode(&db).unwrap()).unwrap(), db.compacted());
 }
+
+/// Found by an adversarial review: text export followed a damaged database's chain of moves
+/// by recursion, one frame per node, and a 120 KB file overflowed the stack. Every reader of
+/// a database must take a chain of any length; this one is 200,000 nodes deep.
+#[test]
+fn a_chain_of_any_depth_is_exported_and_rejected_without_overflow() {
+    let depth = 200_000u32;
+    let mut db = Database::new(Rules::renju(), Size::STANDARD);
+    for i in 0..depth {
+        db.nodes.push(Node::Move {
+            play: (i % 225) as Cell,
+            child: edge(i + 1),
+        });
+    }
+    db.nodes.push(Node::Vcf(Vec::new()));
+    db.roots.push(root("h8", "", Color::White, Color::White, 0));
+    let mut text = Vec::new();
+    renju::db::export_text(&db, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" plays ")).count(),
+        depth as usize
+    );
+    assert!(text.contains(&format!("[n{depth}] white wins by the five")));
+    assert_rejected(&db, "a chain of moves through taken points");
+    assert!(renju::db::export_lib(&db).is_ok());
+}
