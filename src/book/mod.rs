@@ -326,7 +326,8 @@ impl Book {
     /// it was added.
     ///
     /// # Errors
-    /// [`BookError::Position`] for a position of other rules or size, or with a five.
+    /// [`BookError::Position`] for a position of other rules or size, or with a five, or one the
+    /// book has as a root with the other attacker.
     pub fn add_root(
         &mut self,
         name: &str,
@@ -350,6 +351,13 @@ impl Book {
         let key = crate::db::PositionKey::of(board).0;
         for root in &self.roots {
             if crate::db::PositionKey::of(&self.root_board(root)?).0 == key {
+                if root.attacker != attacker {
+                    return Err(BookError::Position(format!(
+                        "root `{name}` is root `{}` of the book, which proves a win for {}, not \
+                         {attacker}: a book proves one attacker per position (use another book)",
+                        root.name, root.attacker
+                    )));
+                }
                 return Ok(false);
             }
         }

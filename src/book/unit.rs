@@ -63,7 +63,8 @@ pub struct UnitPosition {
 pub struct WorkResult {
     /// The book position.
     pub book_node: u32,
-    /// `win` or `loss` for the side to move, or `unknown`.
+    /// `win` or `loss` for the side to move; `unknown` when its budget ran out; `stopped`
+    /// when a stop (Ctrl-C, SIGTERM) cut the search short.
     pub result: &'static str,
     /// Solver nodes.
     pub nodes: u64,
@@ -195,13 +196,13 @@ impl Unit {
                 .zip(&self.positions)
                 .map(|(board, p)| {
                     let started = std::time::Instant::now();
-                    let (solution, _) = search(board, p.attempts, &options);
-                    (solution, started.elapsed().as_secs_f64())
+                    let (solution, stopped) = search(board, p.attempts, &options);
+                    (solution, stopped, started.elapsed().as_secs_f64())
                 })
                 .collect()
         });
         let mut results = Vec::with_capacity(solutions.len());
-        for ((solution, seconds), p) in solutions.into_iter().zip(&self.positions) {
+        for ((solution, stopped, seconds), p) in solutions.into_iter().zip(&self.positions) {
             if let Some(proof) = &solution.proof {
                 db.add_proof(proof)
                     .map_err(|e| format!("position {}: {e}", p.book_node))?;
@@ -209,6 +210,7 @@ impl Unit {
             let result = match (solution.verdict, &solution.proof) {
                 (Verdict::Win, Some(_)) => "win",
                 (Verdict::Loss, Some(_)) => "loss",
+                _ if stopped => "stopped",
                 _ => "unknown",
             };
             results.push(WorkResult {

@@ -114,7 +114,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N")]
     max_ply: Option<u32>,
     /// The attacker's moves opened at a time at a position (the next batch when all fail).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     width: Option<u32>,
     /// Positions searched at once (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -532,7 +532,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         opened.book.settings.max_ply = Some(m);
     }
     if let Some(w) = args.width {
-        opened.book.settings.width = w.max(1);
+        opened.book.settings.width = w;
     }
     let threads = threads_of(args.threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;
@@ -691,6 +691,17 @@ fn plan(
 }
 
 fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Result<()> {
+    crate::cli::distinct_output(out, "--out", path, "work unit")?;
+    // A book's database is written by `book build` and `db merge` only: a part written over
+    // it would drop every proof the book's journal counts on.
+    let journal = journal_path(out);
+    if journal.exists() {
+        return Err(input_error(format!(
+            "--out `{}` is a book's database (`{}` is beside it): give a new file for the part",
+            out.display(),
+            journal.display()
+        )));
+    }
     let text = renju::files::read_text(path)
         .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
     let unit: Unit = serde_json::from_str(&text)
@@ -718,12 +729,25 @@ fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Resul
             outln!("{}", serde_json::to_string(r)?)?;
         }
     } else {
-        let proved = results.iter().filter(|r| r.result != "unknown").count();
+        let proved = results
+            .iter()
+            .filter(|r| matches!(r.result, "win" | "loss"))
+            .count();
         outln!(
             "{proved} of {} positions proved, written to {}",
             results.len(),
             out.display()
         )?;
+    }
+    let stopped = results.iter().filter(|r| r.result == "stopped").count();
+    if stopped > 0 {
+        // The part keeps what was proved; the exit status tells the cycle that the unit did
+        // not run to its budgets.
+        anyhow::bail!(
+            "interrupted: {stopped} of {} position(s) were cut short; `{}` holds the proofs found before the stop",
+            results.len(),
+            out.display()
+        );
     }
     Ok(())
 }

@@ -584,3 +584,107 @@ fn a_deep_renlib_library_is_read_in_linear_time_with_one_note() {
     assert_eq!(note.lines().filter(cut).count(), 1, "{note}");
     assert!(note.len() < 10_000, "{} bytes of notes", note.len());
 }
+
+/// Found by an adversarial review: `book work` wrote its part over its own unit or over the
+/// book's database, a root given again with the other attacker was silently kept for the
+/// first, and a unit cut short by SIGTERM (as Slurm sends at a time limit) exited 0.
+#[test]
+fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let b = arg(&book);
+    let init = run(&[set_up(b), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let units = dir.path().join("units");
+    let plan = |time: &str| {
+        ok(&[
+            "book",
+            "plan",
+            b,
+            "--shards",
+            "1",
+            "--position-time",
+            time,
+            "--out",
+            arg(&units),
+            "--json",
+        ])
+    };
+    plan("3600");
+    let unit = units.join("unit-0.json");
+    let u = arg(&unit);
+    let same = input_error(&["book", "work", u, "--out", u]);
+    assert!(same.contains("is the work unit"), "{same}");
+    let over_book = input_error(&["book", "work", u, "--out", b]);
+    assert!(over_book.contains("is a book's database"), "{over_book}");
+    assert!(unit.exists());
+
+    let attacker = input_error(&[set_up(b), vec!["--attacker", "white"]].concat());
+    assert!(
+        attacker.contains("proves a win for black, not white"),
+        "{attacker}"
+    );
+    let width = input_error(&[set_up(b), vec!["--width", "0"]].concat());
+    assert!(width.contains("--width"), "{width}");
+
+    // Cut short: the part is written, the results say `stopped`, the exit status is 1. An
+    // opening, which no search here proves, keeps the search busy until the signal.
+    let hard = dir.path().join("d4.db");
+    let init = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&hard),
+        "--opening",
+        "D4",
+        "--budget",
+        "0",
+    ]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let units = dir.path().join("d4-units");
+    ok(&[
+        "book",
+        "plan",
+        arg(&hard),
+        "--shards",
+        "1",
+        "--position-time",
+        "3600",
+        "--out",
+        arg(&units),
+        "--json",
+    ]);
+    let unit = units.join("unit-0.json");
+    let u = arg(&unit);
+    let part = units.join("part-0.db");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
+        .args([
+            "book",
+            "work",
+            u,
+            "--out",
+            arg(&part),
+            "--threads",
+            "1",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    let results = String::from_utf8(out.stdout).unwrap();
+    assert!(!results.is_empty());
+    for line in results.lines() {
+        assert_eq!(json(line.as_bytes())["result"], "stopped", "{line}");
+    }
+    assert!(part.exists(), "the part is written even when cut short");
+}
