@@ -336,7 +336,7 @@ pub fn add_proofs(path: &Path, proofs: &[&Proof]) -> Result<Vec<&'static str>> {
         .map(|added| match added {
             Added::New => "added",
             Added::Replaced => "replaced a larger proof",
-            Added::Kept => "kept the stored proof, no larger",
+            Added::Kept => "kept the stored proof (no larger, or shared by other proofs)",
         })
         .collect())
 }

@@ -374,7 +374,14 @@ impl Builder {
                 if old.attacker != attacker {
                     return Err(self.contradiction(&board, attacker, old.attacker));
                 }
-                if self.db.reachable(old.node) <= size_of {
+                // A stored proof that another proof leads into stays in the database whatever
+                // the root says: replacing the root would store the position twice.
+                let shared = self
+                    .db
+                    .nodes
+                    .iter()
+                    .any(|n| n.children().any(|e| e.node == old.node));
+                if shared || self.db.reachable(old.node) <= size_of {
                     return Ok(Added::Kept);
                 }
                 // Add the smaller proof's root afresh; shared inner positions stay shared.

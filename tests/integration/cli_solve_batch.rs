@@ -260,7 +260,7 @@ fn batch_adds_every_proof_to_the_database() {
             (
                 "\"b2-again\"".into(),
                 "win".into(),
-                Some("kept the stored proof, no larger".into())
+                Some("kept the stored proof (no larger, or shared by other proofs)".into())
             ),
             ("6".into(), "draw".into(), no_proof),
         ]
@@ -276,7 +276,10 @@ fn batch_adds_every_proof_to_the_database() {
     // A second run adds nothing new and leaves the database as it was.
     let before = std::fs::read(&db).unwrap();
     let again = records(&batch(&global, &path, &["--full-width", "--db", db_arg]));
-    assert_eq!(again[1]["db"], "kept the stored proof, no larger");
+    assert_eq!(
+        again[1]["db"],
+        "kept the stored proof (no larger, or shared by other proofs)"
+    );
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 

@@ -742,3 +742,66 @@ fn a_chain_of_any_depth_is_exported_and_rejected_without_overflow() {
     assert_rejected(&db, "a chain of moves through taken points");
     assert!(renju::db::export_lib(&db).is_ok());
 }
+
+/// Found by an adversarial review: a root's proof replaced by a smaller one while another
+/// root's proof still led into the old one left the position stored twice, and the walk
+/// that indexes positions (first key wins) then never saw the positions below the old node,
+/// so `db query` answered `unknown` for positions the database holds.
+#[test]
+fn a_stored_proof_that_another_proof_shares_is_not_replaced() {
+    let q_case = cases()
+        .into_iter()
+        .find(|c| c.id == "quintet/test_vct_black")
+        .unwrap();
+    let q = board_of(&q_case, Color::Black);
+    let mut p = q.clone();
+    p.put("f10".parse().unwrap(), Color::Black).unwrap();
+    p.put("j6".parse().unwrap(), Color::White).unwrap();
+    let one = |vct_nodes| SolveOptions {
+        threads: Some(1),
+        vct_nodes,
+        ..SolveOptions::default()
+    };
+    let proof = |board: &Board, options: &SolveOptions| {
+        let solved = solve(board, options, &mut |_| {});
+        assert_eq!(solved.verdict, Verdict::Win);
+        solved.proof.unwrap()
+    };
+    let (p_first, q_proof, p_smaller) = (
+        proof(&p, &one(None)),
+        proof(&q, &one(None)),
+        proof(&p, &one(Some(0))),
+    );
+    let build = |proofs: &[&Proof]| {
+        let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+        for proof in proofs {
+            builder.add_proof(proof).unwrap();
+        }
+        builder
+    };
+    let before = build(&[&p_first, &q_proof]).finish();
+    assert!(
+        before
+            .nodes
+            .iter()
+            .any(|n| n.children().any(|e| e.node == before.roots[0].node)),
+        "the case needs q's proof to lead into p's"
+    );
+    let mut builder = build(&[&p_first, &q_proof]);
+    assert_eq!(
+        builder.add_proof(&p_smaller).unwrap(),
+        renju::db::Added::Kept
+    );
+    let db = builder.finish();
+    let index = Index::build(&db);
+    assert_eq!(index.len(), db.nodes.len(), "a position stored twice");
+    let depths = db.depths();
+    for (board, node, _) in positions(&before) {
+        let answer = query(&db, &index, &depths, &board);
+        assert_ne!(
+            answer.result, "unknown",
+            "node {node} of the first database is lost"
+        );
+    }
+    assert!(checked(&db).ok);
+}
