@@ -3,14 +3,27 @@
 //! process is killed midway. And a lock for read-modify-write updates, so that two processes
 //! adding to one file do not lose each other's additions.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// Writes `bytes` to `path` atomically.
+/// The file `path` names: a symbolic link is followed to its target, so that writing through
+/// the link updates the target (and does not replace the link with a copy), and that a lock
+/// taken through the link is the target's lock.
+fn target(path: &Path) -> Cow<'_, Path> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    match is_link.then(|| std::fs::canonicalize(path)) {
+        Some(Ok(resolved)) => Cow::Owned(resolved),
+        _ => Cow::Borrowed(path),
+    }
+}
+
+/// Writes `bytes` to `path` atomically (to the file a symbolic link `path` points to).
 ///
 /// # Errors
 /// Any I/O error from creating, writing, syncing or renaming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let path = &*target(path);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -57,7 +70,7 @@ pub struct UpdateLock {
 }
 
 /// Waits for, then takes, the exclusive lock on updating `path`: an advisory lock on the file
-/// `PATH.lock` beside it (created if needed and left in place; the operating system releases
+/// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and left in place; the operating system releases
 /// the lock when the process ends, however it ends). Every `renju` command that reads a file,
 /// changes it and writes it back holds this lock from the read to the write.
 ///
@@ -84,7 +97,7 @@ pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
 }
 
 fn lock_file(path: &Path) -> io::Result<std::fs::File> {
-    let mut name = path.as_os_str().to_owned();
+    let mut name = target(path).as_os_str().to_owned();
     name.push(".lock");
     std::fs::OpenOptions::new()
         .create(true)
@@ -96,6 +109,30 @@ fn lock_file(path: &Path) -> io::Result<std::fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by an adversarial review: writing through a symbolic link replaced the link with
+    /// a copy, and the lock taken through it was not the target's.
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_written_through_and_locked_as_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.db");
+        let link = dir.path().join("link.db");
+        write_atomic(&real, b"old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        let held = try_lock_for_update(&real).unwrap().unwrap();
+        assert!(try_lock_for_update(&link).unwrap().is_none());
+        drop(held);
+        assert!(try_lock_for_update(&link).unwrap().is_some());
+    }
 
     #[test]
     fn replaces_the_whole_file_and_leaves_no_temporary() {

@@ -237,10 +237,31 @@ fn builder_error(e: DbError) -> anyhow::Error {
     }
 }
 
-/// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]).
+/// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]). When
+/// another process holds it, says so once on stderr and waits until it is free, or until
+/// Ctrl-C or SIGTERM, which end the wait with an error.
 fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
-    renju::atomic::lock_for_update(path)
-        .with_context(|| format!("cannot lock `{}` for the update", path.display()))
+    let context = || format!("cannot lock `{}` for the update", path.display());
+    if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
+        return Ok(held);
+    }
+    eprintln!(
+        "note: waiting for `{}`: another renju process is updating it (Ctrl-C stops)",
+        path.display()
+    );
+    let stop = crate::cli::search::interrupted();
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
+            return Ok(held);
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            anyhow::bail!(
+                "interrupted while waiting for `{}`, which another renju process is updating: nothing was written to it",
+                path.display()
+            );
+        }
+    }
 }
 
 fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
@@ -293,6 +314,36 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
             merged.summary.replaced,
             merged.summary.kept
         )?;
+    }
+    Ok(())
+}
+
+/// Checks, before a search whose proofs go to the database at `path`, that they can: an
+/// existing file must be a database of `options`' rules and size, and a new one needs its
+/// directory. Found out after a long search, the proof would be lost.
+pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
+    if path.exists() {
+        let db = read(path)?;
+        if db.rules != options.rules || db.size != options.size {
+            return Err(input_error(format!(
+                "`{}` holds {}, not {}: give another --db",
+                path.display(),
+                db.describe(),
+                renju::db::describe(options.rules, options.size)
+            )));
+        }
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(input_error(format!(
+            "cannot create `{}`: `{}` is not a directory",
+            path.display(),
+            dir.display()
+        )));
     }
     Ok(())
 }

@@ -148,6 +148,12 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         to_move: args.to_move,
         ..options
     };
+    if let Some(db) = &args.db {
+        if let Some(batch) = &args.batch {
+            crate::cli::distinct_output(db, "--db", batch, "batch file")?;
+        }
+        crate::cli::db::check_target(db, &options)?;
+    }
     if let Some(path) = &args.batch {
         return batch(path, args, global, options);
     }
@@ -178,8 +184,16 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         renju::atomic::write_atomic(path, &text)
             .with_context(|| format!("cannot write the proof to `{}`", path.display()))?;
     }
+    // The answer is printed even when the database cannot take the proof.
+    let mut db_error = None;
     let db = match (&args.db, &solution.proof) {
-        (Some(path), Some(proof)) => Some(crate::cli::db::add_proof(path, proof)?),
+        (Some(path), Some(proof)) => match crate::cli::db::add_proof(path, proof) {
+            Ok(done) => Some(done),
+            Err(e) => {
+                db_error = Some(e);
+                Some("not added: see the error")
+            }
+        },
         (Some(_), None) => Some(NO_PROOF),
         (None, _) => None,
     };
@@ -219,7 +233,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         };
         eprintln!("note: no proof written: {why}");
     }
-    Ok(())
+    db_error.map_or(Ok(()), Err)
 }
 
 /// `solve --batch`: every position on its own thread of the pool, each with its share of the

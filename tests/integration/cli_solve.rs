@@ -123,3 +123,91 @@ fn progress_bar_on_a_terminal_only() {
         String::from_utf8_lossy(&piped.stderr)
     );
 }
+
+/// Found by an adversarial review: `solve --db` learned that its database could not take the
+/// proof only after the search, and then printed nothing but the error; and it waited for
+/// another process's lock silently, deaf to Ctrl-C.
+#[test]
+fn the_database_is_checked_before_the_search_and_a_lock_wait_is_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_db = dir.path().join("notes.txt");
+    std::fs::write(&not_db, "hello\n").unwrap();
+    let vct = "data/examples/vct.txt";
+    let refused = |args: &[&str], expected: &str| {
+        let out = renju().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: searched first");
+    };
+    refused(
+        &["solve", vct, "--db", not_db.to_str().unwrap()],
+        "not a renju database",
+    );
+    let missing = dir.path().join("no-such-dir").join("x.db");
+    refused(
+        &["solve", vct, "--db", missing.to_str().unwrap()],
+        "is not a directory",
+    );
+    let db = dir.path().join("book.db");
+    let db_arg = db.to_str().unwrap();
+    let first = renju()
+        .args(["solve", vct, "--db", db_arg, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(first.status.success());
+    refused(
+        &[
+            "--rule", "gomoku", "--size", "7", "--k", "4", "solve", "d4", "--db", db_arg,
+        ],
+        "holds renju on 15x15, not gomoku",
+    );
+    let batch = dir.path().join("batch.txt");
+    std::fs::write(&batch, "h8\n").unwrap();
+    let batch_arg = batch.to_str().unwrap();
+    refused(
+        &["solve", "--batch", batch_arg, "--db", batch_arg],
+        "is the batch file",
+    );
+
+    // Another process holds the lock: the wait is announced; the answer comes when it ends.
+    let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
+            .args(["solve", "data/examples/vcf.txt", "--db", db_arg, "--quiet"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut waiting = spawn();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        waiting.try_wait().unwrap().is_none(),
+        "it did not wait for the lock"
+    );
+    drop(held);
+    let out = waiting.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("waiting for"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("database:    added"));
+
+    // Ctrl-C while waiting: the answer is printed, nothing is written, exit status 1.
+    let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let waiting = spawn();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signal = std::process::Command::new("kill")
+        .args(["-INT", &waiting.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signal.success());
+    let out = waiting.wait_with_output().unwrap();
+    drop(held);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("interrupted while waiting"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("result:      win"));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
