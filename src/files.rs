@@ -71,11 +71,14 @@ pub fn read_stream_text(source: impl Read) -> io::Result<String> {
     utf8(read_stream(source)?)
 }
 
-/// `bytes` as text.
+/// `bytes` as text, without the byte-order mark some editors put first.
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidData`] for bytes that are not UTF-8, saying so.
-pub fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+pub fn utf8(mut bytes: Vec<u8>) -> io::Result<String> {
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -83,6 +86,9 @@ pub fn utf8(bytes: Vec<u8>) -> io::Result<String> {
         )
     })
 }
+
+/// The UTF-8 byte-order mark.
+pub const BOM: &[u8] = "\u{feff}".as_bytes();
 
 #[cfg(test)]
 mod tests {

@@ -30,13 +30,14 @@ struct Failure {
     error: String,
 }
 
-/// Reads the batch at `path` (`-` for standard input); a failure is an input error.
-fn read(path: &Path) -> Result<String> {
+/// Reads the batch at `path` (`-` for standard input); a failure is an input error. Its text
+/// is checked line by line (see [`read_jobs`]).
+fn read(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {
-        renju::files::read_stream_text(std::io::stdin())
+        renju::files::read_stream(std::io::stdin())
             .map_err(|e| input_error(format!("cannot read the batch from standard input: {e}")))
     } else {
-        renju::files::read_text(path)
+        renju::files::read(path)
             .map_err(|e| input_error(format!("cannot read batch file `{}`: {e}", path.display())))
     }
 }
@@ -52,13 +53,27 @@ pub fn read_jobs<T>(
     color_field: &str,
     build: impl Fn(&str, Result<Option<Color>, String>) -> Result<T, String>,
 ) -> Result<Vec<Job<T>>> {
-    let text = read(path)?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| parse_line(i + 1, l, color_field, &build))
-        .collect())
+    let mut bytes = read(path)?;
+    if bytes.starts_with(renju::files::BOM) {
+        bytes.drain(..renju::files::BOM.len());
+    }
+    // A line that is not UTF-8 is one bad line, not a bad batch.
+    let mut jobs = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let number = i + 1;
+        let Ok(line) = std::str::from_utf8(line) else {
+            jobs.push(Job {
+                id: Value::from(number),
+                parsed: Err(format!("line {number} is not UTF-8 text")),
+            });
+            continue;
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if !line.trim().is_empty() && !line.trim_start().starts_with('#') {
+            jobs.push(parse_line(number, line, color_field, &build));
+        }
+    }
+    Ok(jobs)
 }
 
 fn parse_line<T>(

@@ -656,13 +656,40 @@ fn unreadable_batch_is_a_usage_error() {
         "cannot read batch file `/no/such/batch.jsonl`",
     );
     usage_error(&["vct", "--batch", "/"], "", "cannot read batch file `/`");
+}
+
+/// Found by an adversarial review: one line that was not UTF-8 failed the whole batch, and a
+/// byte-order mark made the first JSON line a malformed move and lost its id.
+#[test]
+fn a_line_that_is_not_utf8_is_one_bad_line_and_a_byte_order_mark_is_skipped() {
+    let mut input = "\u{feff}{\"id\":\"first\",\"position\":\"h8\"}\r\n"
+        .as_bytes()
+        .to_vec();
+    input.extend_from_slice(&[0xff, b' ', b'h', b'9', b'\n']);
+    input.extend_from_slice(b"h8 i9\n");
     let out = renju()
-        .args(["vcf", "--batch", "-"])
-        .write_stdin(vec![b'h', b'8', b'\n', 0xff, b'\n'])
+        .args(["--json", "vcf", "--batch", "-"])
+        .write_stdin(input)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3, "{records:?}");
+    assert_eq!(records[0]["id"], "first");
+    assert_eq!(records[0]["result"], "no-win");
+    assert_eq!(records[1]["id"], 2);
+    assert_eq!(records[1]["error"], "line 2 is not UTF-8 text");
+    assert_eq!(records[2]["id"], 3);
+    assert!(records[2]["result"].is_string());
+    renju()
+        .args(["show", "-"])
+        .write_stdin("\u{feff}h8 h9\n")
+        .assert()
+        .success();
 }
 
 #[test]
