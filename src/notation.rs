@@ -395,7 +395,8 @@ fn parse_row(line: &str, row: usize, rank: isize, cols: usize) -> Result<Vec<cha
 
 /// Reads a board diagram: one line per rank, top rank first. Rank numbers, a file-letter
 /// line, `key: value` annotations and `#` comments may surround the rows, and the forbidden
-/// marks `3`, `4`, `6` read as empty points, so the output of `renju show` reads back in.
+/// marks `3`, `4`, `6` read as empty points, so the output of `renju show` reads back in, its
+/// `to move: white` line included (it counts as `options.to_move` when that is `None`).
 ///
 /// # Errors
 /// A wrong row length or count, an unknown character, a wrong rank label, stone counts no game
@@ -462,14 +463,21 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
         board.stone_count(Color::Black),
         board.stone_count(Color::White),
     );
-    let to_move = match options.to_move {
+    // `renju show` writes the side to move as `to move: white`; it counts as `--to-move`
+    // when that is not given.
+    let written = text.lines().find_map(|l| {
+        let value = l.trim().strip_prefix("to move:")?.trim();
+        value.parse::<Color>().ok()
+    });
+    let given = options.to_move.or(written);
+    let to_move = match given {
         Some(color) => color,
         None if black == white => Color::Black,
         None if black == white + 1 => Color::White,
         None => return Err(PositionError::UnreachableCounts { black, white }),
     };
     // The side with a five must have made the last move: the other side is to move.
-    if options.to_move.is_none() {
+    if given.is_none() {
         for (has, winner) in [(black_five, Color::Black), (white_five, Color::White)] {
             if has && to_move == winner {
                 return Err(PositionError::MoveAfterFive { winner });
@@ -545,6 +553,34 @@ mod tests {
 
     fn moves(b: &Board) -> String {
         format_moves(b)
+    }
+
+    /// Found by an adversarial review: `show --to-move white` printed `to move: white`, and
+    /// reading its output back gave Black to move.
+    #[test]
+    fn a_written_side_to_move_reads_back() {
+        let board = parse_position("h8 h9", &opts()).unwrap();
+        let shown = format!(
+            "{}\nto move:   white\n",
+            format_diagram(&board, &DiagramStyle::default())
+        );
+        assert_eq!(
+            parse_diagram(&shown, &opts()).unwrap().to_move(),
+            Color::White
+        );
+        let given = PositionOptions {
+            to_move: Some(Color::Black),
+            ..opts()
+        };
+        assert_eq!(
+            parse_diagram(&shown, &given).unwrap().to_move(),
+            Color::Black
+        );
+        let plain = format_diagram(&board, &DiagramStyle::default());
+        assert_eq!(
+            parse_diagram(&plain, &opts()).unwrap().to_move(),
+            Color::Black
+        );
     }
 
     #[test]
@@ -643,9 +679,14 @@ mod tests {
         assert_eq!(b.stone("e4".parse().unwrap()), None);
         assert_eq!(b.stone_count(Color::Black), 2);
         assert_eq!(b.stone_count(Color::White), 2);
+        assert_eq!(b.to_move(), Color::White, "the `to move:` line");
         // Unspaced rows whose first point is a mark or a White 0.
         let unspaced = "3....\n..X..\n0.O..\nX....\n";
-        assert_eq!(parse_position(unspaced, &o).unwrap(), b);
+        let white = PositionOptions {
+            to_move: Some(Color::White),
+            ..o
+        };
+        assert_eq!(parse_position(unspaced, &white).unwrap(), b);
     }
 
     #[test]

@@ -283,10 +283,10 @@ fn batch_adds_every_proof_to_the_database() {
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
-/// A database for other rules: the answers are still printed, then a one-line error and exit
-/// status 2, and the database is left as it was.
+/// A database for other rules is refused before the search (a one-line error, exit status 2,
+/// no answers), and left as it was.
 #[test]
-fn batch_into_a_database_of_other_rules_fails_after_the_answers() {
+fn batch_into_a_database_of_other_rules_is_refused_before_the_search() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "k3.jsonl", &["a1".into()]);
     let db = dir.path().join("k3.db");
@@ -298,10 +298,11 @@ fn batch_into_a_database_of_other_rules_fails_after_the_answers() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: "), "{err}");
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(answer["id"], 1);
-    assert!(answer["result"].is_string(), "{answer}");
+    assert!(
+        err.starts_with("error: ") && err.contains("not freestyle"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "searched before the refusal");
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
