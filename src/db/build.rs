@@ -325,10 +325,15 @@ impl Builder {
     #[must_use]
     pub fn stored_winner(&self, board: &Board) -> Option<Color> {
         let &(n, _) = self.index.get(&PositionKey::of(board).0)?;
-        match self.db.nodes[n as usize].winner(board.to_move()) {
-            Some(w) => Some(w),
-            None => board.fives().first().map(|f| f.color),
-        }
+        self.winner_at(n, board)
+    }
+
+    /// The side node `n`, holding `board`'s position, is proved won for; a stored five is won
+    /// by the side that made it.
+    fn winner_at(&self, n: u32, board: &Board) -> Option<Color> {
+        self.db.nodes[n as usize]
+            .winner(board.to_move())
+            .or_else(|| board.fives().first().map(|f| f.color))
     }
 
     /// Adds every root of another database.
@@ -481,7 +486,7 @@ impl Builder {
     ) -> Result<(u32, Symmetry), DbError> {
         let (key, to_canonical) = PositionKey::of(board);
         if let Some(&(n, stored_frame)) = self.index.get(&key) {
-            if let Some(stored) = self.db.nodes[n as usize].winner(board.to_move())
+            if let Some(stored) = self.winner_at(n, board)
                 && stored != attacker
             {
                 return Err(self.contradiction(board, attacker, stored));

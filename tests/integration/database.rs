@@ -805,3 +805,48 @@ fn a_stored_proof_that_another_proof_shares_is_not_replaced() {
     }
     assert!(checked(&db).ok);
 }
+
+/// Found by an adversarial review: merging a root that claims White wins a position stored as
+/// Black's five (a `Five` node, which names no winner) passed the contradiction test, and the
+/// merged database failed `check`. Both orders are refused now.
+#[test]
+fn a_claim_against_a_stored_five_is_a_contradiction() {
+    let won = Database {
+        roots: vec![root(
+            "h8 i8 j8 k8",
+            "a1 a2 a3 o15",
+            Color::Black,
+            Color::Black,
+            0,
+        )],
+        nodes: vec![
+            Node::Move {
+                play: cells("g8")[0],
+                child: edge(1),
+            },
+            Node::Five,
+        ],
+        ..Database::new(Rules::renju(), Size::STANDARD)
+    };
+    assert!(checked(&won).ok);
+    let bogus = Database {
+        roots: vec![root(
+            "g8 h8 i8 j8 k8",
+            "a1 a2 a3 o15",
+            Color::White,
+            Color::White,
+            0,
+        )],
+        nodes: vec![Node::Vcf(Vec::new())],
+        ..Database::new(Rules::renju(), Size::STANDARD)
+    };
+    for (first, second) in [(&won, &bogus), (&bogus, &won)] {
+        let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+        builder.add_database(first).unwrap();
+        let merged = builder.add_database(second);
+        assert!(
+            matches!(merged, Err(DbError::Contradiction { .. })),
+            "{merged:?}"
+        );
+    }
+}
