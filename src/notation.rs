@@ -109,6 +109,22 @@ pub enum PositionError {
         /// White stones.
         white: usize,
     },
+    /// A move after Black's forbidden move, which lost the game.
+    #[error(
+        "move {number} `{token}` comes after Black's forbidden move {at} `{forbidden}` ({kind}), which loses: the game is over"
+    )]
+    AfterForbidden {
+        /// The token.
+        token: String,
+        /// Its move number.
+        number: usize,
+        /// The forbidden move's number.
+        at: usize,
+        /// The forbidden move's token.
+        forbidden: String,
+        /// Why it is forbidden.
+        kind: Forbidden,
+    },
     /// A diagram where one side has a five but the stone counts say the other side moved after it.
     #[error(
         "{winner} has a five, but the stone counts say a move was played after it: the game was over"
@@ -243,10 +259,13 @@ pub fn parse_point(token: &str, size: Size) -> Result<Point, PositionError> {
 /// Reads a move list: Black first, alternating.
 ///
 /// # Errors
-/// A malformed token, a point off the board, a repeated point, or a move after a five.
+/// A malformed token, a point off the board, a repeated point, or a move after a five or
+/// after Black's forbidden move.
 pub fn parse_moves(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
     let mut board = Board::new(options.size, options.rules);
     let mut five_at: Option<(usize, Color)> = None;
+    // A forbidden move loses for Black (rules.md): nothing may follow it.
+    let mut forbidden_at: Option<(usize, &str, Forbidden)> = None;
     for (i, token) in move_tokens(text).into_iter().enumerate() {
         let number = i + 1;
         let p = parse_point(token, options.size)?;
@@ -258,7 +277,19 @@ pub fn parse_moves(text: &str, options: &PositionOptions) -> Result<Board, Posit
                 five_at,
             });
         }
+        if let Some((at, forbidden, kind)) = forbidden_at {
+            return Err(PositionError::AfterForbidden {
+                token: token.to_string(),
+                number,
+                at,
+                forbidden: forbidden.to_string(),
+                kind,
+            });
+        }
         let color = board.to_move();
+        if color == Color::Black && board.is_empty(p) {
+            forbidden_at = board.forbidden(p).map(|kind| (number, token, kind));
+        }
         match board.play(p) {
             Ok(()) => {}
             Err(PlayError::Occupied { .. }) => {

@@ -186,6 +186,11 @@ fn bad_input_is_one_line_with_status_2() {
             "move 10 `b5` comes after black won with move 9",
         ),
         (
+            // k8 joins g8-j8 and l8: six in a row, forbidden for Black, which loses.
+            &["show", "h8 a1 i8 a2 j8 a3 l8 a4 g8 a6 k8 b1"],
+            "move 12 `b1` comes after Black's forbidden move 11 `k8` (overline), which loses",
+        ),
+        (
             &["show", "h8", "--size", "21"],
             "board size 21x21 is out of range",
         ),

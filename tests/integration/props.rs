@@ -208,13 +208,14 @@ proptest! {
     #[test]
     fn move_lists_round_trip(board in played_game()) {
         let options = PositionOptions { size: board.size(), rules: board.rules(), to_move: None };
-        // A game that ran past a five does not read back (moves after a five are refused), so
-        // cut it at the first five.
+        // A game that ran past a five or a forbidden black move does not read back (moves
+        // after either are refused), so cut it at the first of them.
         let mut cut = Board::new(board.size(), board.rules());
         for &p in board.moves() {
             let color = cut.to_move();
+            let forbidden = color == Color::Black && cut.forbidden(p).is_some();
             cut.play(p).unwrap();
-            if cut.makes_five(p, color) {
+            if forbidden || cut.makes_five(p, color) {
                 break;
             }
         }
