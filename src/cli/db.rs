@@ -274,7 +274,8 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
         bytes: usize,
     }
     let _lock = lock(out)?;
-    let mut builder: Option<Builder> = if out.exists() {
+    let existed = out.exists();
+    let mut builder: Option<Builder> = if existed {
         Some(Builder::extend(read(out)?))
     } else {
         None
@@ -291,10 +292,16 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
         }
     }
     let db = builder.expect("at least one input").finish();
-    let bytes = db
-        .write(out)
-        .map_err(builder_error)
-        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    let bytes = if existed && summary.new == 0 && summary.replaced == 0 {
+        // Nothing to add: the file is left as it is.
+        std::fs::metadata(out)
+            .with_context(|| format!("cannot read `{}`", out.display()))?
+            .len() as usize
+    } else {
+        db.write(out)
+            .map_err(builder_error)
+            .with_context(|| format!("cannot write `{}`", out.display()))?
+    };
     let merged = Merged {
         summary,
         roots: db.roots.len(),

@@ -775,3 +775,22 @@ fn usage_errors_exit_two() {
         "{report}"
     );
 }
+
+/// Found by an adversarial review: `db merge OUT IN` rewrote OUT when every root of IN was
+/// kept; like `solve --db`, it now leaves the file alone when nothing changes.
+#[cfg(unix)]
+#[test]
+fn a_merge_that_adds_nothing_leaves_the_file_alone() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.db");
+    solve_into(&db, &vct(), &[]);
+    let copy = dir.path().join("b.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let inode = std::fs::metadata(&db).unwrap().ino();
+    let out = run(&["--json", "db", "merge", s(&db), s(&copy)]);
+    let merged = ok_json(&out);
+    assert_eq!(merged["kept"], 1, "{merged}");
+    assert_eq!(std::fs::metadata(&db).unwrap().ino(), inode, "rewritten");
+    assert_eq!(merged["bytes"], std::fs::metadata(&db).unwrap().len());
+}
