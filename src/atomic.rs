@@ -7,15 +7,24 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// The file `path` names: a symbolic link is followed to its target, so that writing through
-/// the link updates the target (and does not replace the link with a copy), and that a lock
-/// taken through the link is the target's lock.
-fn target(path: &Path) -> Cow<'_, Path> {
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    match is_link.then(|| std::fs::canonicalize(path)) {
-        Some(Ok(resolved)) => Cow::Owned(resolved),
-        _ => Cow::Borrowed(path),
+/// The file `path` names: symbolic links are followed to their target (which need not exist
+/// yet), so that writing through a link updates the target (and does not replace the link
+/// with a copy), and that a lock taken through a link is the target's lock.
+#[must_use]
+pub fn target(path: &Path) -> Cow<'_, Path> {
+    let mut at = Cow::Borrowed(path);
+    // As many links as the system itself follows before it gives up on a loop.
+    for _ in 0..40 {
+        let is_link = std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
+        let Some(next) = is_link.then(|| std::fs::read_link(&at).ok()).flatten() else {
+            break;
+        };
+        at = Cow::Owned(match at.parent() {
+            Some(dir) if next.is_relative() => dir.join(next),
+            _ => next,
+        });
     }
+    at
 }
 
 /// Writes `bytes` to `path` atomically (to the file a symbolic link `path` points to).
@@ -128,6 +137,20 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        // A link to a file not written yet: the file is created where the link points.
+        let dangling = dir.path().join("dangling.db");
+        std::os::unix::fs::symlink("later.db", &dangling).unwrap();
+        write_atomic(&dangling, b"first").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("later.db")).unwrap(),
+            b"first"
+        );
         let held = try_lock_for_update(&real).unwrap().unwrap();
         assert!(try_lock_for_update(&link).unwrap().is_none());
         drop(held);

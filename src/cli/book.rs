@@ -258,7 +258,7 @@ fn roots_of_library(
     args: &BuildArgs,
     book: &Book,
     quiet: bool,
-) -> Result<Vec<(String, Board, Color)>> {
+) -> Result<LibraryRoots> {
     if book.size != Size::STANDARD {
         return Err(input_error(format!(
             "`{}`: a RenLib library holds 15x15 positions, and this book is on a {} board",
@@ -310,12 +310,19 @@ fn roots_of_library(
         } else {
             format!("all {lines} line(s) that play out end in a five ({fives})")
         };
-        return Err(input_error(format!(
+        return Ok(LibraryRoots::None(format!(
             "`{}`: no roots: {why}",
             path.display()
         )));
     }
-    Ok(roots)
+    Ok(LibraryRoots::Some(roots))
+}
+
+/// What a RenLib library gives as roots.
+enum LibraryRoots {
+    Some(Vec<(String, Board, Color)>),
+    /// None, and why: an error if the other flags give none either, else a note.
+    None(String),
 }
 
 /// The roots the flags name, with their attackers.
@@ -345,8 +352,20 @@ fn roots_of(args: &BuildArgs, book: &Book, quiet: bool) -> Result<Vec<(String, B
         }
         roots.push((opening.title(), board, args.attacker));
     }
+    let mut library_gave_none = None;
     if let Some(path) = &args.roots_lib {
-        roots.extend(roots_of_library(path, args, book, quiet)?);
+        match roots_of_library(path, args, book, quiet)? {
+            LibraryRoots::Some(found) => roots.extend(found),
+            LibraryRoots::None(why) => library_gave_none = Some(why),
+        }
+    }
+    if let Some(why) = library_gave_none {
+        if roots.is_empty() && args.roots.is_none() && book.roots.is_empty() {
+            return Err(input_error(why));
+        }
+        if !quiet {
+            eprintln!("note: {why}");
+        }
     }
     if let Some(path) = &args.roots {
         // A file holding one board diagram is one root.
@@ -694,7 +713,8 @@ fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Resul
     crate::cli::distinct_output(out, "--out", path, "work unit")?;
     // A book's database is written by `book build` and `db merge` only: a part written over
     // it would drop every proof the book's journal counts on.
-    let journal = journal_path(out);
+    // Through symbolic links, as the part would be written.
+    let journal = journal_path(&renju::atomic::target(out));
     if journal.exists() {
         return Err(input_error(format!(
             "--out `{}` is a book's database (`{}` is beside it): give a new file for the part",

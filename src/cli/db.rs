@@ -238,8 +238,10 @@ fn builder_error(e: DbError) -> anyhow::Error {
 }
 
 /// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]). When
-/// another process holds it, says so once on stderr and waits until it is free, or until
-/// Ctrl-C or SIGTERM, which end the wait with an error.
+/// another process holds it, says so once on stderr and waits until it is free. Ctrl-C or
+/// SIGTERM during the wait ends it: at once, as always, when no search has installed its
+/// handler; with an error when one has (a signal that came before the wait, which stopped the
+/// search, does not also give up the proofs already found).
 fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
     let context = || format!("cannot lock `{}` for the update", path.display());
     if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
@@ -249,13 +251,15 @@ fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
         "note: waiting for `{}`: another renju process is updating it (Ctrl-C stops)",
         path.display()
     );
-    let stop = crate::cli::search::interrupted();
+    let before = crate::cli::search::signals();
     loop {
         std::thread::sleep(std::time::Duration::from_millis(50));
         if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
             return Ok(held);
         }
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if let Some(before) = before
+            && crate::cli::search::signals().is_some_and(|now| now > before)
+        {
             anyhow::bail!(
                 "interrupted while waiting for `{}`, which another renju process is updating: nothing was written to it",
                 path.display()

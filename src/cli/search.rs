@@ -2,7 +2,7 @@
 //! counts the nodes), or a batch of them in parallel.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -89,17 +89,31 @@ struct Answer {
     seconds: f64,
 }
 
-/// Raised by Ctrl-C or SIGTERM: every search stops and reports `unknown`.
+/// The flag [`interrupted`] returns, once a handler is installed.
+static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// Ctrl-C and SIGTERM signals received since the handler was installed.
+static SIGNALS: AtomicU32 = AtomicU32::new(0);
+
+/// Raised by Ctrl-C or SIGTERM: every search stops and reports `unknown`. The first call
+/// installs the handler; until then, those signals end the process at once.
 pub(crate) fn interrupted() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let raised = flag.clone();
         // If a handler cannot be installed the default behaviour (exit at once) stays.
-        let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || {
+            SIGNALS.fetch_add(1, Ordering::Relaxed);
+            raised.store(true, Ordering::Relaxed);
+        });
         flag
     })
     .clone()
+}
+
+/// The Ctrl-C and SIGTERM signals received so far, if [`interrupted`] has installed its
+/// handler; `None` while those signals still end the process at once.
+pub(crate) fn signals() -> Option<u32> {
+    FLAG.get().map(|_| SIGNALS.load(Ordering::Relaxed))
 }
 
 /// The search `kind` for `attacker` on `board`, on `threads` threads within `memory_mb` MiB;

@@ -379,14 +379,19 @@ impl Builder {
                 if old.attacker != attacker {
                     return Err(self.contradiction(&board, attacker, old.attacker));
                 }
+                if self.db.reachable(old.node) <= size_of {
+                    return Ok(Added::Kept);
+                }
                 // A stored proof that another proof leads into stays in the database whatever
-                // the root says: replacing the root would store the position twice.
-                let shared = self
+                // the root says: replacing the root would store the position twice. (A scan of
+                // every node, but only for the rare proof that would replace one.)
+                let old_node = old.node;
+                if self
                     .db
                     .nodes
                     .iter()
-                    .any(|n| n.children().any(|e| e.node == old.node));
-                if shared || self.db.reachable(old.node) <= size_of {
+                    .any(|n| n.children().any(|e| e.node == old_node))
+                {
                     return Ok(Added::Kept);
                 }
                 // Add the smaller proof's root afresh; shared inner positions stay shared.

@@ -543,6 +543,23 @@ fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
         message.contains("no roots") && message.contains("end in a five"),
         "{message}"
     );
+    // With other roots given, the library's lack of roots is a note, not the end.
+    let out = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&dir.path().join("fives-and-d1.db")),
+        "--roots-lib",
+        arg(&fives),
+        "--opening",
+        "D1",
+        "--budget",
+        "0",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out.stdout)["roots"].as_array().unwrap().len(), 1);
+    assert!(stderr(&out).contains("end in a five"), "{}", stderr(&out));
 }
 
 /// Found by an adversarial review: a "comb" library (a spine thousands of moves deep, each
@@ -617,6 +634,13 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     assert!(same.contains("is the work unit"), "{same}");
     let over_book = input_error(&["book", "work", u, "--out", b]);
     assert!(over_book.contains("is a book's database"), "{over_book}");
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&book, &link).unwrap();
+        let through = input_error(&["book", "work", u, "--out", arg(&link)]);
+        assert!(through.contains("is a book's database"), "{through}");
+    }
     assert!(unit.exists());
 
     let attacker = input_error(&[set_up(b), vec!["--attacker", "white"]].concat());
