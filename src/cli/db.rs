@@ -238,19 +238,21 @@ fn builder_error(e: DbError) -> anyhow::Error {
 }
 
 /// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]). When
-/// another process holds it, says so once on stderr and waits until it is free. Ctrl-C or
+/// another process holds it, says so once on stderr (unless `quiet`) and waits until it is free. Ctrl-C or
 /// SIGTERM during the wait ends it: at once, as always, when no search has installed its
 /// handler; with an error when one has (a signal that came before the wait, which stopped the
 /// search, does not also give up the proofs already found).
-fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
+fn lock(path: &Path, quiet: bool) -> Result<renju::atomic::UpdateLock> {
     let context = || format!("cannot lock `{}` for the update", path.display());
     if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
         return Ok(held);
     }
-    eprintln!(
-        "note: waiting for `{}`: another renju process is updating it (Ctrl-C stops)",
-        path.display()
-    );
+    if !quiet {
+        eprintln!(
+            "note: waiting for `{}`: another renju process is updating it (Ctrl-C stops)",
+            path.display()
+        );
+    }
     let before = crate::cli::search::signals();
     loop {
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -277,7 +279,7 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
         nodes: usize,
         bytes: usize,
     }
-    let _lock = lock(out)?;
+    let _lock = lock(out, global.quiet)?;
     let existed = out.exists();
     let mut builder: Option<Builder> = if existed {
         Some(Builder::extend(read(out)?))
@@ -360,18 +362,18 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
 }
 
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.
-pub fn add_proof(path: &Path, proof: &Proof) -> Result<&'static str> {
-    Ok(add_proofs(path, &[proof])?[0])
+pub fn add_proof(path: &Path, proof: &Proof, quiet: bool) -> Result<&'static str> {
+    Ok(add_proofs(path, &[proof], quiet)?[0])
 }
 
 /// Adds `proofs` to the database at `path` in order, creating it if needed, with one atomic
 /// write (none if nothing changed); returns what was done with each.
-pub fn add_proofs(path: &Path, proofs: &[&Proof]) -> Result<Vec<&'static str>> {
+pub fn add_proofs(path: &Path, proofs: &[&Proof], quiet: bool) -> Result<Vec<&'static str>> {
     let Some(first) = proofs.first() else {
         return Ok(Vec::new());
     };
     // Held from the read to the write: another process adding to the same file waits.
-    let _lock = lock(path)?;
+    let _lock = lock(path, quiet)?;
     let mut builder = if path.exists() {
         Builder::extend(read(path)?)
     } else {

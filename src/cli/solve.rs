@@ -187,7 +187,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     // The answer is printed even when the database cannot take the proof.
     let mut db_error = None;
     let db = match (&args.db, &solution.proof) {
-        (Some(path), Some(proof)) => match crate::cli::db::add_proof(path, proof) {
+        (Some(path), Some(proof)) => match crate::cli::db::add_proof(path, proof, global.quiet) {
             Ok(done) => Some(done),
             Err(e) => {
                 db_error = Some(e);
@@ -275,7 +275,7 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
                 .iter()
                 .filter_map(|r| r.as_ref().ok()?.0.as_ref())
                 .collect();
-            match crate::cli::db::add_proofs(db, &proofs) {
+            match crate::cli::db::add_proofs(db, &proofs, global.quiet) {
                 Ok(done) => Some(done.into_iter()),
                 Err(e) => {
                     db_error = Some(e);

@@ -174,7 +174,7 @@ fn the_database_is_checked_before_the_search_and_a_lock_wait_is_announced() {
     let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
     let spawn = || {
         std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
-            .args(["solve", "data/examples/vcf.txt", "--db", db_arg, "--quiet"])
+            .args(["solve", "data/examples/vcf.txt", "--db", db_arg])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -210,4 +210,49 @@ fn the_database_is_checked_before_the_search_and_a_lock_wait_is_announced() {
     assert!(stderr.contains("interrupted while waiting"), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("result:      win"));
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// Found by a review of the lock wait: a SIGTERM that had already stopped a batch's searches
+/// made the wait for a busy database lock give up at once, and the proofs found before the
+/// signal were lost. Only a signal during the wait ends it.
+#[test]
+fn a_stop_before_the_lock_wait_keeps_the_proofs_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("batch.db");
+    let batch = dir.path().join("batch.txt");
+    // A quick win, then a position no search here settles.
+    std::fs::write(&batch, "h8 h9 i8 i9 j8 a1\nh8\n").unwrap();
+    let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
+        .args([
+            "solve",
+            "--batch",
+            batch.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .args(["--threads", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signal = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signal.success());
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    assert!(!db.exists(), "written while another process held the lock");
+    drop(held);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("waiting for"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"db\":\"added\""), "{stdout}");
+    assert!(
+        db.exists(),
+        "the proof found before the stop was not written"
+    );
 }
