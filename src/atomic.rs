@@ -27,16 +27,22 @@ pub fn target(path: &Path) -> Cow<'_, Path> {
     at
 }
 
+/// The directory a file `path` is (or would be) in: its parent, or `.` for a bare name.
+#[must_use]
+pub fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `bytes` to `path` atomically (to the file a symbolic link `path` points to).
 ///
 /// # Errors
 /// Any I/O error from creating, writing, syncing or renaming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let path = &*target(path);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(".renju-")
         .suffix(".tmp")
@@ -79,8 +85,9 @@ pub struct UpdateLock {
 }
 
 /// Waits for, then takes, the exclusive lock on updating `path`: an advisory lock on the file
-/// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and left in place; the operating system releases
-/// the lock when the process ends, however it ends). Every `renju` command that reads a file,
+/// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and
+/// left in place; the operating system releases the lock when the process ends, however it
+/// ends). Every `renju` command that reads a file,
 /// changes it and writes it back holds this lock from the read to the write.
 ///
 /// # Errors
@@ -127,26 +134,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.db");
         let link = dir.path().join("link.db");
-        write_atomic(&real, b"old").unwrap();
-        std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_atomic(&link, b"new").unwrap();
-        assert!(
-            std::fs::symlink_metadata(&link)
+        let is_link = |p: &Path| {
+            std::fs::symlink_metadata(p)
                 .unwrap()
                 .file_type()
                 .is_symlink()
-        );
+        };
+        write_atomic(&real, b"old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(is_link(&link));
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         // A link to a file not written yet: the file is created where the link points.
         let dangling = dir.path().join("dangling.db");
         std::os::unix::fs::symlink("later.db", &dangling).unwrap();
         write_atomic(&dangling, b"first").unwrap();
-        assert!(
-            std::fs::symlink_metadata(&dangling)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
+        assert!(is_link(&dangling));
         assert_eq!(
             std::fs::read(dir.path().join("later.db")).unwrap(),
             b"first"

@@ -552,13 +552,6 @@ impl Library {
         rules: Rules,
         visit: &mut dyn FnMut(&[Option<Point>], LineEnd<'_>),
     ) {
-        let color = |ply: usize| {
-            if ply.is_multiple_of(2) {
-                Color::Black
-            } else {
-                Color::White
-            }
-        };
         let mut board = Board::new(Size::STANDARD, rules);
         let mut line: Vec<Option<Point>> = Vec::new();
         // (node, ply of its move); the root's moves are ply 0.
@@ -577,7 +570,7 @@ impl Library {
                 Err(Unplayable::TooLong)
             } else {
                 point.map_or(Ok(()), |p| {
-                    board.put(p, color(ply)).map_err(Unplayable::Taken)
+                    board.put(p, ply_color(ply)).map_err(Unplayable::Taken)
                 })
             };
             if let Err(why) = placed {
@@ -591,7 +584,7 @@ impl Library {
             let before = stack.len();
             stack.extend(self.moves_below(id).rev().map(|c| (c, ply + 1)));
             if stack.len() == before {
-                board.set_to_move(color(line.len()));
+                board.set_to_move(ply_color(line.len()));
                 visit(&line, Ok(&board));
             }
         }
@@ -607,20 +600,23 @@ impl Library {
 /// A move off the board or on a taken point.
 pub fn line_board(line: &[Option<Point>], size: Size, rules: Rules) -> Result<Board, PlayError> {
     let mut board = Board::new(size, rules);
-    let color = |ply: usize| {
-        if ply.is_multiple_of(2) {
-            Color::Black
-        } else {
-            Color::White
-        }
-    };
     for (ply, point) in line.iter().enumerate() {
         if let Some(p) = *point {
-            board.put(p, color(ply))?;
+            board.put(p, ply_color(ply))?;
         }
     }
-    board.set_to_move(color(line.len()));
+    board.set_to_move(ply_color(line.len()));
     Ok(board)
+}
+
+/// Who plays ply `ply` of a line (from 0): Black on the even plies, White on the odd ones (a
+/// pass keeps the count).
+fn ply_color(ply: usize) -> Color {
+    if ply.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    }
 }
 
 /// The point of a move byte: `None` for 0, an error for a byte off the board.

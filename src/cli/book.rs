@@ -284,7 +284,6 @@ fn roots_of_library(
             cut += 1;
             first_cut.get_or_insert_with(|| format!("{}: {why}", moves(line)));
         }
-        Ok(_) if line.is_empty() => {}
         Ok(board) if !board.fives().is_empty() => {
             lines += 1;
             fives += 1;
@@ -712,8 +711,8 @@ fn plan(
 fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Result<()> {
     crate::cli::distinct_output(out, "--out", path, "work unit")?;
     // A book's database is written by `book build` and `db merge` only: a part written over
-    // it would drop every proof the book's journal counts on.
-    // Through symbolic links, as the part would be written.
+    // it (through symbolic links too, as the part would be) would drop every proof the
+    // book's journal counts on.
     let journal = journal_path(&renju::atomic::target(out));
     if journal.exists() {
         return Err(input_error(format!(

@@ -70,10 +70,15 @@ pub enum Format {
 
 /// Reads a database, a decoding problem being an input error that names the file.
 pub fn read(path: &Path) -> Result<Database> {
-    Database::read(path).map_err(|e| match e {
+    Database::read(path).map_err(|e| read_error(path, e))
+}
+
+/// The input error for a database at `path` that cannot be read.
+fn read_error(path: &Path, e: DbError) -> anyhow::Error {
+    match e {
         DbError::Io(io) => input_error(format!("cannot read `{}`: {io}", path.display())),
         other => input_error(format!("`{}`: {other}", path.display())),
-    })
+    }
 }
 
 /// Runs a `db` subcommand.
@@ -238,10 +243,10 @@ fn builder_error(e: DbError) -> anyhow::Error {
 }
 
 /// The update lock of the database at `path` (see [`renju::atomic::lock_for_update`]). When
-/// another process holds it, says so once on stderr (unless `quiet`) and waits until it is free. Ctrl-C or
-/// SIGTERM during the wait ends it: at once, as always, when no search has installed its
-/// handler; with an error when one has (a signal that came before the wait, which stopped the
-/// search, does not also give up the proofs already found).
+/// another process holds it, says so once on stderr (unless `quiet`) and waits until it is
+/// free. Ctrl-C or SIGTERM during the wait ends it: at once, as always, when no search has
+/// installed its handler; with an error when one has (a signal that came before the wait,
+/// which stopped the search, does not also give up the proofs already found).
 fn lock(path: &Path, quiet: bool) -> Result<renju::atomic::UpdateLock> {
     let context = || format!("cannot lock `{}` for the update", path.display());
     if let Some(held) = renju::atomic::try_lock_for_update(path).with_context(context)? {
@@ -336,21 +341,19 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
 /// directory. Found out after a long search, the proof would be lost.
 pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
     if path.exists() {
-        let db = read(path)?;
-        if db.rules != options.rules || db.size != options.size {
+        // The header is enough here; the whole file is read when the proof is added.
+        let (rules, size) = Database::read_rules(path).map_err(|e| read_error(path, e))?;
+        if rules != options.rules || size != options.size {
             return Err(input_error(format!(
                 "`{}` holds {}, not {}: give another --db",
                 path.display(),
-                db.describe(),
+                renju::db::describe(rules, size),
                 renju::db::describe(options.rules, options.size)
             )));
         }
         return Ok(());
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = renju::atomic::directory_of(path);
     if !dir.is_dir() {
         return Err(input_error(format!(
             "cannot create `{}`: `{}` is not a directory",

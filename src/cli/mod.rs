@@ -27,10 +27,7 @@ pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     let resolved = |p: &std::path::Path| {
         std::fs::canonicalize(p).ok().or_else(|| {
             let name = p.file_name()?;
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => std::path::Path::new("."),
-            };
+            let dir = renju::atomic::directory_of(p);
             std::fs::canonicalize(dir).ok().map(|d| d.join(name))
         })
     };

@@ -459,12 +459,21 @@ fn set_child(node: &mut Node, k: usize, child: u32) {
     }
 }
 
-/// Decodes a database file.
+/// The header of a database file, as [`decode_header`] reads it.
+pub(crate) struct Header {
+    pub(crate) rules: Rules,
+    pub(crate) size: Size,
+    /// The body's length in bytes, as announced.
+    body_len: u64,
+    /// The body's CRC-32, as stored.
+    crc: u32,
+}
+
+/// Reads the header at the start of `bytes` (which may hold more).
 ///
 /// # Errors
-/// A [`DbError`] naming what is wrong: truncation, magic, version, header field, checksum or
-/// the first bad record.
-pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
+/// A [`DbError`] for truncation, the magic, the version or a header field.
+pub(crate) fn decode_header(bytes: &[u8]) -> Result<Header, DbError> {
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
         if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
             return Err(DbError::Truncated(format!(
@@ -496,8 +505,26 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
         Rules::new(rule, Some(u32::from(bytes[13]))).map_err(|e| DbError::Header(e.to_string()))?;
     let size = Size::new(u32::from(bytes[14]), u32::from(bytes[15]))
         .map_err(|e| DbError::Header(e.to_string()))?;
-    let body_len = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    let stored = word(24);
+    Ok(Header {
+        rules,
+        size,
+        body_len: u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes")),
+        crc: word(24),
+    })
+}
+
+/// Decodes a database file.
+///
+/// # Errors
+/// A [`DbError`] naming what is wrong: truncation, magic, version, header field, checksum or
+/// the first bad record.
+pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
+    let Header {
+        rules,
+        size,
+        body_len,
+        crc: stored,
+    } = decode_header(bytes)?;
     let body = &bytes[HEADER_LEN..];
     if (body.len() as u64) < body_len {
         return Err(DbError::Truncated(format!(

@@ -222,6 +222,22 @@ impl Database {
         decode(&crate::files::read(path)?)
     }
 
+    /// The rule set and board size of a database file, from its header alone: a quick test
+    /// that a file is a database of the right kind, which leaves its body unread (and
+    /// unchecked).
+    ///
+    /// # Errors
+    /// [`DbError::Io`] if the file cannot be read, or a header error.
+    pub fn read_rules(path: &Path) -> Result<(Rules, Size), DbError> {
+        use std::io::Read;
+        let mut head = Vec::with_capacity(HEADER_LEN);
+        std::fs::File::open(path)?
+            .take(HEADER_LEN as u64)
+            .read_to_end(&mut head)?;
+        let header = format::decode_header(&head)?;
+        Ok((header.rules, header.size))
+    }
+
     /// Encodes and writes the database atomically (a temporary file, fsync, rename).
     ///
     /// # Errors

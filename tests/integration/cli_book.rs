@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{run, stderr};
+use crate::support::{run, signal_after, spawn, stderr};
 
 const VCT: &str = "data/examples/vct.txt";
 
@@ -29,6 +29,28 @@ fn set_up(book: &str) -> Vec<&str> {
     vec![
         "book", "build", "--db", book, "--roots", VCT, "--budget", "0",
     ]
+}
+
+/// `book build` of `book` from the RenLib library `lib`, with no search budget.
+fn from_library<'a>(book: &'a str, lib: &'a str) -> Vec<&'a str> {
+    vec![
+        "book",
+        "build",
+        "--db",
+        book,
+        "--roots-lib",
+        lib,
+        "--budget",
+        "0",
+    ]
+}
+
+/// A RenLib 3.4 library: the header, then `records` (the root record included).
+fn library_bytes(records: &[u8]) -> Vec<u8> {
+    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
+    bytes.extend_from_slice(&[0xFF; 10]);
+    bytes.extend_from_slice(records);
+    bytes
 }
 
 fn ok(args: &[&str]) -> Value {
@@ -422,18 +444,7 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     let book = dir.path().join("lib.db");
     let lib = "tests/data/renlib/synthetic-gbk.lib";
     let library = renju::renlib::read_file(Path::new(lib), renju::renlib::Encoding::Auto).unwrap();
-    let built = ok(&[
-        "book",
-        "build",
-        "--db",
-        arg(&book),
-        "--roots-lib",
-        lib,
-        "--budget",
-        "0",
-        "--json",
-        "--quiet",
-    ]);
+    let built = ok(&[from_library(arg(&book), lib), vec!["--json", "--quiet"]].concat());
     let roots = built["roots"].as_array().unwrap();
     assert!(!roots.is_empty());
     assert!(roots.len() <= library.lines().len());
@@ -445,30 +456,20 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     let bytes = std::fs::read(lib).unwrap();
     std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
     let other = dir.path().join("other.db");
-    let message = input_error(&[
-        "book",
-        "build",
-        "--db",
-        arg(&other),
-        "--roots-lib",
-        arg(&damaged),
-        "--budget",
-        "0",
-    ]);
+    let message = input_error(&from_library(arg(&other), arg(&damaged)));
     assert!(message.contains("damaged.lib") && message.contains("damaged library at byte"));
 
     // A line that cannot be played (h8 twice) is left out with a note; the others are roots.
     let repeated = dir.path().join("repeated.lib");
-    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
-    bytes.extend_from_slice(&[0xFF; 10]);
     // root; h8; h9 (a sibling follows), h8 again (line ends); i9, i10 (line ends).
-    bytes.extend_from_slice(&[0x00, 0x00, 0x78, 0x00, 0x68, 0x80, 0x78, 0x40]);
-    bytes.extend_from_slice(&[0x69, 0x00, 0x59, 0x40]);
-    std::fs::write(&repeated, &bytes).unwrap();
+    let records = [
+        0x00, 0x00, 0x78, 0x00, 0x68, 0x80, 0x78, 0x40, 0x69, 0x00, 0x59, 0x40,
+    ];
+    std::fs::write(&repeated, library_bytes(&records)).unwrap();
     let build = |db: &str, quiet: bool| {
         let db = dir.path().join(db);
-        let mut args = vec!["book", "build", "--db", arg(&db), "--roots-lib"];
-        args.extend([arg(&repeated), "--budget", "0", "--json"]);
+        let mut args = from_library(arg(&db), arg(&repeated));
+        args.push("--json");
         if quiet {
             args.push("--quiet");
         }
@@ -500,18 +501,7 @@ fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
     let dir = tempfile::tempdir().unwrap();
     let lib = "tests/data/renlib/synthetic-gbk.lib";
     let book = dir.path().join("nine.db");
-    let message = input_error(&[
-        "--size",
-        "9",
-        "book",
-        "build",
-        "--db",
-        arg(&book),
-        "--roots-lib",
-        lib,
-        "--budget",
-        "0",
-    ]);
+    let message = input_error(&[vec!["--size", "9"], from_library(arg(&book), lib)].concat());
     assert!(
         message.contains("15x15") && message.contains("9x9"),
         "{message}"
@@ -519,9 +509,8 @@ fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
 
     // Every line ends in a five (black h8 i8 j8 k8 l8, white between).
     let fives = dir.path().join("fives.lib");
-    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
-    bytes.extend_from_slice(&[0xFF; 10]);
-    bytes.extend_from_slice(&[0x00, 0x00]);
+    // The root record, then the moves.
+    let mut bytes = library_bytes(&[0x00, 0x00]);
     for (i, pos) in [0x78, 0x68, 0x79, 0x69, 0x7A, 0x6A, 0x7B, 0x6B, 0x7C]
         .iter()
         .enumerate()
@@ -529,34 +518,20 @@ fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
         bytes.extend_from_slice(&[*pos, if i == 8 { 0x40 } else { 0x00 }]);
     }
     std::fs::write(&fives, &bytes).unwrap();
-    let message = input_error(&[
-        "book",
-        "build",
-        "--db",
+    let message = input_error(&from_library(
         arg(&dir.path().join("fives.db")),
-        "--roots-lib",
         arg(&fives),
-        "--budget",
-        "0",
-    ]);
+    ));
     assert!(
         message.contains("no roots") && message.contains("end in a five"),
         "{message}"
     );
     // With other roots given, the library's lack of roots is a note, not the end.
     let out = run(&[
-        "book",
-        "build",
-        "--db",
-        arg(&dir.path().join("fives-and-d1.db")),
-        "--roots-lib",
-        arg(&fives),
-        "--opening",
-        "D1",
-        "--budget",
-        "0",
-        "--json",
-    ]);
+        from_library(arg(&dir.path().join("fives-and-d1.db")), arg(&fives)),
+        vec!["--opening", "D1", "--json"],
+    ]
+    .concat());
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out.stdout)["roots"].as_array().unwrap().len(), 1);
     assert!(stderr(&out).contains("end in a five"), "{}", stderr(&out));
@@ -570,9 +545,8 @@ fn a_deep_renlib_library_is_read_in_linear_time_with_one_note() {
     let dir = tempfile::tempdir().unwrap();
     let n = 20_000;
     let pos = |i: usize| ((i % 225 / 15) << 4 | (i % 15 + 1)) as u8;
-    let mut bytes = b"\xFFRenLib\xFF\x03\x04".to_vec();
-    bytes.extend_from_slice(&[0xFF; 10]);
-    bytes.extend_from_slice(&[0x00, 0x00]);
+    // The root record, then the moves.
+    let mut bytes = library_bytes(&[0x00, 0x00]);
     for i in 0..n {
         let flags = if i > 0 { 0x80 } else { 0 } | if i == n - 1 { 0x40 } else { 0 };
         bytes.extend_from_slice(&[pos(i), flags]);
@@ -583,16 +557,10 @@ fn a_deep_renlib_library_is_read_in_linear_time_with_one_note() {
     let comb = dir.path().join("comb.lib");
     std::fs::write(&comb, &bytes).unwrap();
     let out = run(&[
-        "book",
-        "build",
-        "--db",
-        arg(&dir.path().join("comb.db")),
-        "--roots-lib",
-        arg(&comb),
-        "--budget",
-        "0",
-        "--json",
-    ]);
+        from_library(arg(&dir.path().join("comb.db")), arg(&comb)),
+        vec!["--json"],
+    ]
+    .concat());
     assert!(out.status.success(), "{}", stderr(&out));
     let roots = json(&out.stdout)["roots"].as_array().unwrap().len();
     assert!((1..=226).contains(&roots), "{roots} roots");
@@ -681,27 +649,17 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     let unit = units.join("unit-0.json");
     let u = arg(&unit);
     let part = units.join("part-0.db");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
-        .args([
-            "book",
-            "work",
-            u,
-            "--out",
-            arg(&part),
-            "--threads",
-            "1",
-            "--json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    let child = spawn(&[
+        "book",
+        "work",
+        u,
+        "--out",
+        arg(&part),
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    signal_after(&child, std::time::Duration::from_millis(1500), "-TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));

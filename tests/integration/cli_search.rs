@@ -15,7 +15,7 @@ use std::process::Output;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-use crate::support::{renju, stderr};
+use crate::support::{renju, signal_after, spawn, stderr};
 
 const QUINTET: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -737,29 +737,17 @@ fn caro_four_stopped_at_its_end_is_no_win() {
 #[cfg(unix)]
 #[test]
 fn termination_signal_gives_unknown() {
-    use std::process::{Command as Std, Stdio};
-    let bin = assert_cmd::cargo::cargo_bin("renju");
     let unstable = quintet("bench_vct_unstable");
-    let child = Std::new(bin)
-        .args([
-            "vct",
-            &unstable,
-            "--attacker",
-            "black",
-            "--to-move",
-            "black",
-            "--json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let killed = Std::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    let child = spawn(&[
+        "vct",
+        &unstable,
+        "--attacker",
+        "black",
+        "--to-move",
+        "black",
+        "--json",
+    ]);
+    signal_after(&child, std::time::Duration::from_millis(700), "-TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

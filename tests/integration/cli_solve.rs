@@ -4,7 +4,7 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::support::renju;
+use crate::support::{renju, signal_after, spawn};
 
 use crate::proof_replay::check_proof;
 
@@ -172,15 +172,8 @@ fn the_database_is_checked_before_the_search_and_a_lock_wait_is_announced() {
 
     // Another process holds the lock: the wait is announced; the answer comes when it ends.
     let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
-    let spawn = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
-            .args(["solve", "data/examples/vcf.txt", "--db", db_arg])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let mut waiting = spawn();
+    let solve_vcf = || spawn(&["solve", "data/examples/vcf.txt", "--db", db_arg]);
+    let mut waiting = solve_vcf();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     assert!(
         waiting.try_wait().unwrap().is_none(),
@@ -196,13 +189,8 @@ fn the_database_is_checked_before_the_search_and_a_lock_wait_is_announced() {
     // Ctrl-C while waiting: the answer is printed, nothing is written, exit status 1.
     let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
     let before = std::fs::read(&db).unwrap();
-    let waiting = spawn();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let signal = std::process::Command::new("kill")
-        .args(["-INT", &waiting.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signal.success());
+    let waiting = solve_vcf();
+    signal_after(&waiting, std::time::Duration::from_millis(1500), "-INT");
     let out = waiting.wait_with_output().unwrap();
     drop(held);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -223,25 +211,16 @@ fn a_stop_before_the_lock_wait_keeps_the_proofs_found() {
     // A quick win, then a position no search here settles.
     std::fs::write(&batch, "h8 h9 i8 i9 j8 a1\nh8\n").unwrap();
     let held = renju::atomic::try_lock_for_update(&db).unwrap().unwrap();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
-        .args([
-            "solve",
-            "--batch",
-            batch.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ])
-        .args(["--threads", "2"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let signal = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signal.success());
+    let child = spawn(&[
+        "solve",
+        "--batch",
+        batch.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    signal_after(&child, std::time::Duration::from_millis(1500), "-TERM");
     std::thread::sleep(std::time::Duration::from_millis(1000));
     assert!(!db.exists(), "written while another process held the lock");
     drop(held);

@@ -12,7 +12,7 @@ use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 use renju::solve::{Proof, SolveOptions, Verdict, solve};
 
 use crate::solve::board_of;
-use crate::threats::cases;
+use crate::threats::{case, cases};
 
 /// The quintet VCT positions `solve` proves quickly, each as a win for the side to move, and
 /// after its first winning move as a loss; and two small freestyle boards proved with every
@@ -749,11 +749,7 @@ fn a_chain_of_any_depth_is_exported_and_rejected_without_overflow() {
 /// so `db query` answered `unknown` for positions the database holds.
 #[test]
 fn a_stored_proof_that_another_proof_shares_is_not_replaced() {
-    let q_case = cases()
-        .into_iter()
-        .find(|c| c.id == "quintet/test_vct_black")
-        .unwrap();
-    let q = board_of(&q_case, Color::Black);
+    let q = board_of(&case("test_vct_black"), Color::Black);
     let mut p = q.clone();
     p.put("f10".parse().unwrap(), Color::Black).unwrap();
     p.put("j6".parse().unwrap(), Color::White).unwrap();

@@ -71,6 +71,26 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
         .unwrap()
 }
 
+/// `renju ARGS` started in the background, its standard output and error piped.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_renju"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits `wait`, then sends `signal` (`-INT`, `-TERM`) to `child`.
+pub fn signal_after(child: &std::process::Child, wait: Duration, signal: &str) {
+    std::thread::sleep(wait);
+    let sent = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill {signal} failed");
+}
+
 /// A command's standard error as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
