@@ -10,6 +10,10 @@ use crate::threat::{Line, Stopped, UNLIMITED, VctNode, VctTree};
 
 use super::{Expansion, Prover};
 
+/// At a node the table holds as proved, a VCT not found again within the leaf budget is
+/// looked for with this many times the budget.
+const EXTRACTION_VCT_SHARE: u64 = 64;
+
 /// The attacker's move at the current OR node whose child the table holds as proved.
 fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
     let Expansion::Moves(moves) = p.or_moves()? else {
@@ -57,6 +61,21 @@ fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
     convert(&tree.nodes[tree.root])
 }
 
+/// The VCT of the current OR node, if it has one within its budget. The node may have been
+/// proved by a VCT found in another orientation (a symmetric image) or with another VCF table,
+/// which this search misses within the same budget: a larger one is tried before the node is
+/// searched again (narrowed, a new search may not find a win a VCT found).
+fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<VctTree>, Stopped> {
+    if let (true, Some(tree)) = p.find_vct(true)? {
+        return Ok(Some(tree));
+    }
+    if p.board.moves().len() == p.root_stones || p.vct_nodes == 0 {
+        return Ok(None);
+    }
+    let budget = p.vct_nodes.saturating_mul(EXTRACTION_VCT_SHARE);
+    Ok(p.vct_within(budget, false, true)?.1)
+}
+
 /// Reads the proof of a proved root out of `prover`'s table.
 pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
     let mut proof = Proof::header(&prover.board, prover.attacker);
@@ -94,7 +113,7 @@ fn node(
             tree.as_played(&mut p.board, attacker)
         }) {
             graft(&tree, id, nodes)
-        } else if let (true, Some(tree)) = p.find_vct(true)? {
+        } else if let Some(tree) = leaf_vct(p)? {
             graft(&tree, id, nodes)
         } else {
             let play = match proved_move(p)? {
@@ -132,4 +151,49 @@ fn node(
     };
     nodes[id] = made;
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicU64;
+
+    use super::*;
+    use crate::notation::{PositionOptions, parse_position};
+    use crate::rules::Color;
+    use crate::solve::{Entry, SolveOptions};
+
+    /// A node the table holds as proved by a VCT that the leaf budget does not find again (in
+    /// the search it was found in another frame, or with a warmer VCF table) is read out with
+    /// a larger budget, not searched again narrowed.
+    #[test]
+    fn a_proved_node_whose_vct_the_leaf_budget_misses_is_read_out() {
+        let options = PositionOptions {
+            to_move: Some(Color::Black),
+            ..PositionOptions::default()
+        };
+        // Black's VCT here takes about 5,000 nodes.
+        let board = parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap();
+        let options = SolveOptions {
+            vct_nodes: Some(200),
+            ..SolveOptions::default()
+        };
+        let searched = Arc::new(AtomicU64::new(0));
+        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        // As if the position were below the root, where the leaf budget applies.
+        p.root_stones = usize::MAX;
+        assert!(matches!(p.find_vct(true), Ok((false, None))));
+
+        let tree = leaf_vct(&mut p)
+            .unwrap()
+            .expect("found with the larger budget");
+        assert!(tree.holds(&mut p.board, Color::Black));
+
+        let key = p.board.canonical().key;
+        p.store(key, Entry::PROVED);
+        let proof = extract(&mut p).unwrap();
+        // The VCT's tree, grafted whole in place of the root.
+        assert!(matches!(proof.nodes[proof.root], ProofNode::Move { .. }));
+        assert_eq!(proof.nodes.len(), tree.nodes.len());
+    }
 }
