@@ -12,6 +12,10 @@
 //!   (see [`crate::threat`]); every other reply provably loses to the same line;
 //! - a node where the side not proving has a VCF of its own is lost for the attacker (an AND node
 //!   with no certificate, or an attacker move that leaves the defender's VCF standing).
+//! - at an AND node without a certificate, after an attacker move that builds on its lines, the
+//!   attacker's VCT were the defender to pass (within the leaf budget) is replayed on every
+//!   reply, and proves each reply where it holds (null-move simulation); the proof written out
+//!   for such a reply is that VCT as played there, which the checker replays like any other.
 //!
 //! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
 //! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
@@ -169,6 +173,10 @@ const TREE_NODE_BYTES: usize = 64;
 /// At each visit of an AND node, the proofs of at most this many replies proved by a VCT are
 /// tried on the other replies.
 const SIMULATIONS: u32 = 2;
+/// The attacker's move before an AND node without a certificate is tried as a threat (a VCT
+/// after a pass) only if the lines through it held at least this many attacker stones, each
+/// line counted up to 2 (the most in a five-point stretch free of defender stones).
+const PASS_VCT_LEVEL: u32 = 2;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -624,6 +632,9 @@ impl<'a> Prover<'a> {
             return Ok(Expansion::Disproved);
         }
         let replies = self.replies(certificate.as_ref());
+        if certificate.is_none() && !self.full_width && replies.len() > 1 && self.builds() {
+            self.pass_vct(&replies)?;
+        }
         if replies.is_empty() {
             // With a certificate every reply loses to it. Without one there is no legal reply:
             // a full board is a draw; otherwise the defender is Black with only forbidden
@@ -644,6 +655,45 @@ impl<'a> Prover<'a> {
                 })
                 .collect(),
         ))
+    }
+
+    /// Whether the attacker's last move built on its lines enough to be worth trying as a
+    /// threat ([`PASS_VCT_LEVEL`]); true when there is no last move to judge.
+    fn builds(&mut self) -> bool {
+        let Some(&last) = self.board.moves().last() else {
+            return true;
+        };
+        self.board.undo();
+        let level: u32 = self
+            .board
+            .potentials(last, self.attacker)
+            .iter()
+            .map(|&l| l.min(2))
+            .sum();
+        self.board.play_unchecked(last);
+        level >= PASS_VCT_LEVEL
+    }
+
+    /// Null-move simulation at an AND node without a certificate: if the attacker has a VCT
+    /// (within the leaf budget) were the defender to pass, its tree is tried on every reply,
+    /// and each reply where it holds is proved by it (the tree lent to that child, as in
+    /// [`Self::simulate`]). The attacker's quiet move is then a threat in the VCT sense, and
+    /// only the replies that stop that VCT are left to search.
+    fn pass_vct(&mut self, replies: &[Point]) -> Result<(), Stopped> {
+        let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
+            return Ok(());
+        };
+        let moves: Vec<Move> = replies
+            .iter()
+            .map(|&point| Move {
+                point,
+                pn: 1,
+                dn: 1,
+            })
+            .collect();
+        let keys: Vec<u64> = replies.iter().map(|&p| self.key_after(p)).collect();
+        self.simulate(&Arc::new(tree), &moves, &keys);
+        Ok(())
     }
 
     fn expand(&mut self) -> Result<Expansion, Stopped> {
