@@ -1,6 +1,6 @@
 //! Criterion benches for `solve`: the ladder of quintet positions with stones taken back
 //! (`tests/data/threats/ladder.jsonl`, derived from the MIT quintet boards), a VCT position
-//! proved by `solve`, the full-width small boards, and the ladder on 1, 2, 4, ... threads (the
+//! proved by `solve`, two openings that need quiet moves (heavy), the full-width small boards, and the ladder on 1, 2, 4, ... threads (the
 //! scaling benchmark). Each bench asserts its verdict inside the timed loop.
 //!
 //! Rungs marked `heavy`, 4x4 k=4 and 5x5 k=4 take seconds to a minute a run; they are
@@ -11,6 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use renju::notation::{PositionOptions, parse_position};
 use renju::rules::{Board, Rule, Rules, Size};
 use renju::solve::{SolveOptions, Verdict, solve};
 
@@ -65,6 +66,33 @@ fn vct_position(c: &mut Criterion) {
             s.nodes
         });
     });
+    group.finish();
+}
+
+/// Standard openings with White's fourth stone thrown away in a corner: Black must find quiet
+/// moves before its threats (heavy).
+fn quiet_openings(c: &mut Criterion) {
+    if !heavy() {
+        return;
+    }
+    let mut group = c.benchmark_group("solve_openings");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(150));
+    for (name, moves) in [("kagetsu_a1", "h8 h9 i9 a1"), ("sosei_a1", "h8 h9 j10 a1")] {
+        let board = parse_position(moves, &PositionOptions::default()).unwrap();
+        let options = SolveOptions {
+            threads: Some(1),
+            ..SolveOptions::default()
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let s = solve(black_box(&board), &options, &mut |_| {});
+                assert_eq!(s.verdict, Verdict::Win, "{name}");
+                s.nodes
+            });
+        });
+    }
     group.finish();
 }
 
@@ -132,5 +160,12 @@ fn threads(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ladder, vct_position, small_boards, threads);
+criterion_group!(
+    benches,
+    ladder,
+    vct_position,
+    quiet_openings,
+    small_boards,
+    threads
+);
 criterion_main!(benches);

@@ -1261,3 +1261,57 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solut
         note: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{PositionOptions, parse_position};
+
+    /// An AND node whose attacker has a VCT were the defender to pass: expanding it proves
+    /// every reply where that VCT still holds (each with the tree lent to it, as the proof
+    /// read out will show), and leaves the replies that stop it to the search.
+    #[test]
+    fn a_threatened_vct_proves_the_replies_that_do_not_stop_it() {
+        let options = PositionOptions {
+            to_move: Some(Color::White),
+            ..PositionOptions::default()
+        };
+        // Black's VCT (about 5,000 nodes) starts at f10; White to move, no Black VCF.
+        let board = parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap();
+        let options = SolveOptions {
+            vct_nodes: Some(20_000),
+            ..SolveOptions::default()
+        };
+        let searched = Arc::new(AtomicU64::new(0));
+        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        assert!(p.certificate().unwrap().is_none());
+        let Ok(Expansion::Moves(replies)) = p.expand() else {
+            panic!("White has replies to search");
+        };
+        let proved: Vec<Point> = replies
+            .iter()
+            .map(|m| m.point)
+            .filter(|&r| {
+                let key = p.key_after(r);
+                p.table.proved(key)
+            })
+            .collect();
+        assert!(
+            proved.len() > replies.len() / 2,
+            "{} of {}",
+            proved.len(),
+            replies.len()
+        );
+        assert!(proved.len() < replies.len());
+        let f10: Point = "f10".parse().unwrap();
+        assert!(!proved.contains(&f10), "the VCT's first point stops it");
+        for &r in &proved {
+            p.board.play_unchecked(r);
+            assert!(
+                p.borrowed_here().is_some(),
+                "{r}: its proof is lent and holds"
+            );
+            p.board.undo();
+        }
+    }
+}
