@@ -658,20 +658,22 @@ impl<'a> Prover<'a> {
     }
 
     /// Whether the attacker's last move built on its lines enough to be worth trying as a
-    /// threat ([`PASS_VCT_LEVEL`]); true when there is no last move to judge.
-    fn builds(&mut self) -> bool {
-        let Some(&last) = self.board.moves().last() else {
-            return true;
-        };
-        self.board.undo();
-        let level: u32 = self
-            .board
-            .potentials(last, self.attacker)
-            .iter()
-            .map(|&l| l.min(2))
-            .sum();
-        self.board.play_unchecked(last);
-        level >= PASS_VCT_LEVEL
+    /// threat ([`PASS_VCT_LEVEL`]); true when there is no such move to judge (a position given
+    /// with its side to move). The stone itself is not counted, so this is what the lines
+    /// held before it.
+    fn builds(&self) -> bool {
+        match self.board.moves().last() {
+            Some(&last) if self.board.stone(last) == Some(self.attacker) => {
+                let level: u32 = self
+                    .board
+                    .potentials(last, self.attacker)
+                    .iter()
+                    .map(|&l| l.min(2))
+                    .sum();
+                level >= PASS_VCT_LEVEL
+            }
+            _ => true,
+        }
     }
 
     /// Null-move simulation at an AND node without a certificate: if the attacker has a VCT
@@ -1091,8 +1093,8 @@ pub fn solve(
     };
     match outcome {
         Err(Stopped) => unknown(&win, &loss, "stopped by a limit before a proof"),
-        Ok(Some(true)) => proved(win, Verdict::Win, &loss),
-        Ok(Some(false)) => proved(loss, Verdict::Loss, &win),
+        Ok(Some(true)) => proved(win, Verdict::Win, &loss, board),
+        Ok(Some(false)) => proved(loss, Verdict::Loss, &win, board),
         Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
         Ok(None) => unknown(
             &win,
@@ -1238,7 +1240,18 @@ fn without_proof(
     }
 }
 
-fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solution {
+fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>, root: &Board) -> Solution {
+    // Every search step takes back what it plays, so the prover is at the root again; a proof
+    // read out of any other position (another side to move) would answer another question.
+    let at_root = |p: &Prover<'_>| p.board.hash() == root.hash() && p.board.moves() == root.moves();
+    debug_assert!(at_root(&prover), "the search left the root");
+    if !at_root(&prover) {
+        return unknown(
+            &prover,
+            other,
+            "internal error: the search did not come back to the position asked (please report)",
+        );
+    }
     let proof = match extract::extract(&mut prover) {
         Ok(proof) => proof,
         Err(Stopped) => {
@@ -1266,6 +1279,27 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>) -> Solut
 mod tests {
     use super::*;
     use crate::notation::{PositionOptions, parse_position};
+
+    /// A position whose side to move is given against the moves (the last stone is the side
+    /// to move's own): judging the attacker's last move at the AND root must not touch the
+    /// board. An earlier version took that stone back and played it again for the side to
+    /// move then, handing the move to Black, and `solve` claimed White lost.
+    #[test]
+    fn expanding_a_root_given_its_side_to_move_leaves_the_board_as_it_was() {
+        let options = PositionOptions {
+            to_move: Some(Color::White),
+            ..PositionOptions::default()
+        };
+        let board = parse_position("h8 a1 j8 a15", &options).unwrap();
+        let options = SolveOptions::default();
+        let searched = Arc::new(AtomicU64::new(0));
+        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        assert!(!p.is_or());
+        assert!(matches!(p.expand(), Ok(Expansion::Moves(_))));
+        assert_eq!(p.board.to_move(), Color::White);
+        assert_eq!(p.board.hash(), board.hash());
+        assert_eq!(p.board.moves(), board.moves());
+    }
 
     /// An AND node whose attacker has a VCT were the defender to pass: expanding it proves
     /// every reply where that VCT still holds (each with the tree lent to it, as the proof
