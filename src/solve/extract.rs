@@ -69,7 +69,7 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<VctTree>, Stopped> {
     if let (true, Some(tree)) = p.find_vct(true)? {
         return Ok(Some(tree));
     }
-    if p.board.moves().len() == p.root_stones || p.vct_nodes == 0 {
+    if p.at_root() || p.vct_nodes == 0 {
         return Ok(None);
     }
     let budget = p.vct_nodes.saturating_mul(EXTRACTION_VCT_SHARE);
@@ -155,12 +155,9 @@ fn node(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicU64;
-
     use super::*;
-    use crate::notation::{PositionOptions, parse_position};
     use crate::rules::Color;
+    use crate::solve::tests::{prover, vct_example};
     use crate::solve::{Entry, SolveOptions};
 
     /// A node the table holds as proved by a VCT that the leaf budget does not find again (in
@@ -168,18 +165,12 @@ mod tests {
     /// a larger budget, not searched again narrowed.
     #[test]
     fn a_proved_node_whose_vct_the_leaf_budget_misses_is_read_out() {
-        let options = PositionOptions {
-            to_move: Some(Color::Black),
-            ..PositionOptions::default()
-        };
-        // Black's VCT here takes about 5,000 nodes.
-        let board = parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap();
+        let board = vct_example(Color::Black);
         let options = SolveOptions {
             vct_nodes: Some(200),
             ..SolveOptions::default()
         };
-        let searched = Arc::new(AtomicU64::new(0));
-        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        let mut p = prover(&board, Color::Black, &options);
         // As if the position were below the root, where the leaf budget applies.
         p.root_stones = usize::MAX;
         assert!(matches!(p.find_vct(true), Ok((false, None))));

@@ -374,6 +374,12 @@ impl<'a> Prover<'a> {
         self.limits.reached(self.searched())
     }
 
+    /// Whether the board is at the search's root (where the root's VCT rounds stand in for the
+    /// leaf budget).
+    fn at_root(&self) -> bool {
+        self.board.moves().len() == self.root_stones
+    }
+
     fn defender(&self) -> Color {
         self.attacker.opponent()
     }
@@ -406,7 +412,7 @@ impl<'a> Prover<'a> {
     /// the position, so a proof can be rebuilt the way it was found. At the root it is the
     /// proof [`Prover::root_vct_round`] found, if any.
     fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<VctTree>), Stopped> {
-        if self.board.moves().len() == self.root_stones {
+        if self.at_root() {
             let found = self.root_vct_tree.as_ref();
             return Ok((found.is_some(), found.filter(|_| tree).cloned()));
         }
@@ -631,10 +637,15 @@ impl<'a> Prover<'a> {
         if certificate.is_none() && self.find_vcf(self.defender(), COUNTER_FOURS)?.is_some() {
             return Ok(Expansion::Disproved);
         }
-        let replies = self.replies(certificate.as_ref());
-        if certificate.is_none() && !self.full_width && replies.len() > 1 && self.builds() {
-            self.pass_vct(&replies)?;
-        }
+        let replies: Vec<Move> = self
+            .replies(certificate.as_ref())
+            .into_iter()
+            .map(|point| Move {
+                point,
+                pn: 1,
+                dn: 1,
+            })
+            .collect();
         if replies.is_empty() {
             // With a certificate every reply loses to it. Without one there is no legal reply:
             // a full board is a draw; otherwise the defender is Black with only forbidden
@@ -645,16 +656,10 @@ impl<'a> Prover<'a> {
                 Expansion::Disproved
             });
         }
-        Ok(Expansion::Moves(
-            replies
-                .into_iter()
-                .map(|point| Move {
-                    point,
-                    pn: 1,
-                    dn: 1,
-                })
-                .collect(),
-        ))
+        if certificate.is_none() && !self.full_width && replies.len() > 1 && self.builds() {
+            self.pass_vct(&replies)?;
+        }
+        Ok(Expansion::Moves(replies))
     }
 
     /// Whether the attacker's last move built on its lines enough to be worth trying as a
@@ -681,20 +686,12 @@ impl<'a> Prover<'a> {
     /// and each reply where it holds is proved by it (the tree lent to that child, as in
     /// [`Self::simulate`]). The attacker's quiet move is then a threat in the VCT sense, and
     /// only the replies that stop that VCT are left to search.
-    fn pass_vct(&mut self, replies: &[Point]) -> Result<(), Stopped> {
+    fn pass_vct(&mut self, replies: &[Move]) -> Result<(), Stopped> {
         let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
             return Ok(());
         };
-        let moves: Vec<Move> = replies
-            .iter()
-            .map(|&point| Move {
-                point,
-                pn: 1,
-                dn: 1,
-            })
-            .collect();
-        let keys: Vec<u64> = replies.iter().map(|&p| self.key_after(p)).collect();
-        self.simulate(&Arc::new(tree), &moves, &keys);
+        let keys: Vec<u64> = replies.iter().map(|m| self.key_after(m.point)).collect();
+        self.simulate(&Arc::new(tree), replies, &keys);
         Ok(())
     }
 
@@ -1243,9 +1240,9 @@ fn without_proof(
 fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>, root: &Board) -> Solution {
     // Every search step takes back what it plays, so the prover is at the root again; a proof
     // read out of any other position (another side to move) would answer another question.
-    let at_root = |p: &Prover<'_>| p.board.hash() == root.hash() && p.board.moves() == root.moves();
-    debug_assert!(at_root(&prover), "the search left the root");
-    if !at_root(&prover) {
+    let back = prover.board.hash() == root.hash() && prover.board.moves() == root.moves();
+    debug_assert!(back, "the search left the root");
+    if !back {
         return unknown(
             &prover,
             other,
@@ -1276,9 +1273,40 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>, root: &B
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::notation::{PositionOptions, parse_position};
+
+    /// A position from its text, with `to_move`.
+    pub(in crate::solve) fn position(text: &str, to_move: Color) -> Board {
+        let options = PositionOptions {
+            to_move: Some(to_move),
+            ..PositionOptions::default()
+        };
+        parse_position(text, &options).unwrap()
+    }
+
+    /// quintet's `test_vct_black` (`data/examples/vct.txt`): Black's VCT of about 5,000 nodes,
+    /// starting at f10, and no Black VCF.
+    pub(in crate::solve) fn vct_example(to_move: Color) -> Board {
+        position(include_str!("../../data/examples/vct.txt"), to_move)
+    }
+
+    /// The main prover of a search for `attacker`, on one thread.
+    pub(in crate::solve) fn prover<'a>(
+        board: &Board,
+        attacker: Color,
+        options: &'a SolveOptions,
+    ) -> Prover<'a> {
+        Prover::new(
+            board,
+            attacker,
+            options,
+            2,
+            (1, 1),
+            &Arc::new(AtomicU64::new(0)),
+        )
+    }
 
     /// A position whose side to move is given against the moves (the last stone is the side
     /// to move's own): judging the attacker's last move at the AND root must not touch the
@@ -1286,14 +1314,9 @@ mod tests {
     /// move then, handing the move to Black, and `solve` claimed White lost.
     #[test]
     fn expanding_a_root_given_its_side_to_move_leaves_the_board_as_it_was() {
-        let options = PositionOptions {
-            to_move: Some(Color::White),
-            ..PositionOptions::default()
-        };
-        let board = parse_position("h8 a1 j8 a15", &options).unwrap();
+        let board = position("h8 a1 j8 a15", Color::White);
         let options = SolveOptions::default();
-        let searched = Arc::new(AtomicU64::new(0));
-        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        let mut p = prover(&board, Color::Black, &options);
         assert!(!p.is_or());
         assert!(matches!(p.expand(), Ok(Expansion::Moves(_))));
         assert_eq!(p.board.to_move(), Color::White);
@@ -1306,18 +1329,13 @@ mod tests {
     /// read out will show), and leaves the replies that stop it to the search.
     #[test]
     fn a_threatened_vct_proves_the_replies_that_do_not_stop_it() {
-        let options = PositionOptions {
-            to_move: Some(Color::White),
-            ..PositionOptions::default()
-        };
-        // Black's VCT (about 5,000 nodes) starts at f10; White to move, no Black VCF.
-        let board = parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap();
+        // White to move: Black's VCT were White to pass starts at f10.
+        let board = vct_example(Color::White);
         let options = SolveOptions {
             vct_nodes: Some(20_000),
             ..SolveOptions::default()
         };
-        let searched = Arc::new(AtomicU64::new(0));
-        let mut p = Prover::new(&board, Color::Black, &options, 2, (1, 1), &searched);
+        let mut p = prover(&board, Color::Black, &options);
         assert!(p.certificate().unwrap().is_none());
         let Ok(Expansion::Moves(replies)) = p.expand() else {
             panic!("White has replies to search");
