@@ -125,6 +125,18 @@ pub enum PositionError {
         /// Why it is forbidden.
         kind: Forbidden,
     },
+    /// A move list that ends with Black's forbidden move, which lost the game.
+    #[error(
+        "move {number} `{token}` is Black's forbidden move ({kind}), which loses: the game is over (leave it out to study the position before it)"
+    )]
+    EndsForbidden {
+        /// The token.
+        token: String,
+        /// Its move number.
+        number: usize,
+        /// Why it is forbidden.
+        kind: Forbidden,
+    },
     /// A diagram where one side has a five but the stone counts say the other side moved after it.
     #[error(
         "{winner} has a five, but the stone counts say a move was played after it: the game was over"
@@ -136,6 +148,16 @@ pub enum PositionError {
     /// A diagram where both colours have a five.
     #[error("both Black and White have a five on the board: no game reaches that position")]
     TwoWinners,
+    /// A renju diagram with a black overline on it.
+    #[error(
+        "Black has an overline on the board ({length} in a row from {start}): renju forbids Black overlines, so no game reaches that position"
+    )]
+    BlackOverline {
+        /// The end of the run nearest `a1`.
+        start: Point,
+        /// Its stones.
+        length: u8,
+    },
 }
 
 /// How to read a position.
@@ -259,8 +281,8 @@ pub fn parse_point(token: &str, size: Size) -> Result<Point, PositionError> {
 /// Reads a move list: Black first, alternating.
 ///
 /// # Errors
-/// A malformed token, a point off the board, a repeated point, or a move after a five or
-/// after Black's forbidden move.
+/// A malformed token, a point off the board, a repeated point, a move after a five, or Black's
+/// forbidden move (which loses: nothing follows it, and there is no position to search).
 pub fn parse_moves(text: &str, options: &PositionOptions) -> Result<Board, PositionError> {
     let mut board = Board::new(options.size, options.rules);
     let mut five_at: Option<(usize, Color)> = None;
@@ -314,6 +336,13 @@ pub fn parse_moves(text: &str, options: &PositionOptions) -> Result<Board, Posit
         if board.makes_five(p, color) {
             five_at = Some((number, color));
         }
+    }
+    if let Some((number, token, kind)) = forbidden_at {
+        return Err(PositionError::EndsForbidden {
+            token: token.to_string(),
+            number,
+            kind,
+        });
     }
     if let Some(color) = options.to_move {
         board.set_to_move(color);
@@ -483,6 +512,12 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
             let p = Point::new(x as u8, (rank - 1) as u8);
             board.put(p, color).expect("each diagram point is set once");
         }
+    }
+    if let Some(overline) = board.forbidden_overlines().first() {
+        return Err(PositionError::BlackOverline {
+            start: overline.start,
+            length: overline.length,
+        });
     }
     let fives = board.fives();
     let black_five = fives.iter().any(|f| f.color == Color::Black);

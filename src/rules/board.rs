@@ -510,6 +510,41 @@ impl Board {
         fives
     }
 
+    /// Black's overlines on the board, under rules that forbid them (renju): runs of more than
+    /// k black stones, each as a [`Five`] (its start, direction and length), though it is no
+    /// win. No game reaches such a board: Black may not make an overline, and a move that made
+    /// one together with a five won at once.
+    #[must_use]
+    pub fn forbidden_overlines(&self) -> Vec<Five> {
+        if !self.rules.has_forbidden() {
+            return Vec::new();
+        }
+        let k = u32::from(self.rules.k());
+        let mut overlines = Vec::new();
+        for (p, color) in self.stones() {
+            if color != Color::Black {
+                continue;
+            }
+            for d in Direction::ALL {
+                let starts_run =
+                    p.step(d, -1, self.size).and_then(|q| self.stone(q)) != Some(color);
+                if !starts_run {
+                    continue;
+                }
+                let (len, _) = self.run(p, d, color);
+                if len > k {
+                    overlines.push(Five {
+                        color,
+                        start: p,
+                        direction: d,
+                        length: len as u8,
+                    });
+                }
+            }
+        }
+        overlines
+    }
+
     /// Why a black stone at `p` would be forbidden, if it would be. `None` for a legal point,
     /// a point that makes a five, a taken point, or a rule set without forbidden moves. The
     /// answer does not depend on whose move it is.

@@ -191,6 +191,23 @@ fn bad_input_is_one_line_with_status_2() {
             "move 12 `b1` comes after Black's forbidden move 11 `k8` (overline), which loses",
         ),
         (
+            // The same game stopped at the forbidden move: it is over, nothing to search.
+            &["solve", "h8 a1 i8 a2 j8 a3 l8 a4 g8 a6 k8"],
+            "move 11 `k8` is Black's forbidden move (overline), which loses",
+        ),
+        (
+            // Six black stones in a row on a renju diagram: no game reaches it.
+            &[
+                "vct",
+                ".......\n.......\n.......\nXXXXXX.\nOOO....\n.......\nOO.....",
+                "--size",
+                "7",
+                "--to-move",
+                "white",
+            ],
+            "Black has an overline on the board (6 in a row from a4)",
+        ),
+        (
             &["show", "h8", "--size", "21"],
             "board size 21x21 is out of range",
         ),

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use renju::notation::{
-    DiagramStyle, PositionOptions, format_diagram, format_moves, parse_diagram, parse_moves,
+    DiagramStyle, PositionError, PositionOptions, format_diagram, format_moves, parse_diagram,
+    parse_moves,
 };
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 
@@ -208,14 +209,24 @@ proptest! {
     #[test]
     fn move_lists_round_trip(board in played_game()) {
         let options = PositionOptions { size: board.size(), rules: board.rules(), to_move: None };
-        // A game that ran past a five or a forbidden black move does not read back (moves
-        // after either are refused), so cut it at the first of them.
+        // A game that ran past a five does not read back (moves after it are refused), nor
+        // one with a forbidden black move (which loses at once), so cut it after its first
+        // five or before its first forbidden move.
         let mut cut = Board::new(board.size(), board.rules());
         for &p in board.moves() {
             let color = cut.to_move();
-            let forbidden = color == Color::Black && cut.forbidden(p).is_some();
+            if color == Color::Black && cut.forbidden(p).is_some() {
+                let mut with = cut.clone();
+                with.play(p).unwrap();
+                let refused = matches!(
+                    parse_moves(&format_moves(&with), &options),
+                    Err(PositionError::EndsForbidden { .. })
+                );
+                prop_assert!(refused);
+                break;
+            }
             cut.play(p).unwrap();
-            if forbidden || cut.makes_five(p, color) {
+            if cut.makes_five(p, color) {
                 break;
             }
         }
@@ -236,6 +247,10 @@ proptest! {
         let both_win = fives.iter().any(|f| f.color == Color::Black) && fives.iter().any(|f| f.color == Color::White);
         if both_win {
             prop_assert!(read.is_err());
+        } else if !board.forbidden_overlines().is_empty() {
+            // No game reaches a black overline under renju.
+            let refused = matches!(read, Err(PositionError::BlackOverline { .. }));
+            prop_assert!(refused);
         } else {
             let read = read.unwrap();
             prop_assert_eq!(read.stones().collect::<Vec<_>>(), board.stones().collect::<Vec<_>>());
