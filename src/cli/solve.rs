@@ -29,10 +29,12 @@ pub struct SolveArgs {
     #[arg(long, value_parser = crate::parse_color)]
     to_move: Option<Color>,
     /// Stop after this many seconds (per position in a batch); the result is then `unknown`.
-    /// Ctrl-C or SIGTERM stops the same way.
+    /// A proof found in time is read out within a quarter more. Ctrl-C or SIGTERM stops the
+    /// same way.
     #[arg(long, value_name = "S", value_parser = crate::cli::search::parse_seconds, allow_hyphen_values = true)]
     time: Option<f64>,
     /// Stop after this many nodes (per position in a batch); the result is then `unknown`.
+    /// A proof found within them is read out within a quarter more.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Bound on the search tables, in MiB (default 1024). With --batch it bounds the whole

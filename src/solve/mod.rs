@@ -45,7 +45,7 @@ mod table;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -1066,6 +1066,8 @@ pub fn solve(
     }
     let threads = options.threads.unwrap_or(1).max(1);
     let searched = Arc::new(AtomicU64::new(0));
+    // A proof found within the limits is read out within a quarter more (see `proved`).
+    let read_out = options.limits.with_read_out_grace(Instant::now());
     let mut win = Prover::new(
         board,
         to_move,
@@ -1090,8 +1092,8 @@ pub fn solve(
     };
     match outcome {
         Err(Stopped) => unknown(&win, &loss, "stopped by a limit before a proof"),
-        Ok(Some(true)) => proved(win, Verdict::Win, &loss, board),
-        Ok(Some(false)) => proved(loss, Verdict::Loss, &win, board),
+        Ok(Some(true)) => proved(win, Verdict::Win, &loss, board, &read_out),
+        Ok(Some(false)) => proved(loss, Verdict::Loss, &win, board, &read_out),
         Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
         Ok(None) => unknown(
             &win,
@@ -1237,7 +1239,16 @@ fn without_proof(
     }
 }
 
-fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>, root: &Board) -> Solution {
+/// The solution for a root `prover` proved. Reading its proof out of the table may search
+/// again what the table lost; it runs within `read_out` (the solve's limits with a grace), so
+/// that a proof found just before the limit is not lost to its read-out.
+fn proved<'a>(
+    mut prover: Prover<'a>,
+    verdict: Verdict,
+    other: &Prover<'_>,
+    root: &Board,
+    read_out: &'a Limits,
+) -> Solution {
     // Every search step takes back what it plays, so the prover is at the root again; a proof
     // read out of any other position (another side to move) would answer another question.
     let back = prover.board.hash() == root.hash() && prover.board.moves() == root.moves();
@@ -1249,6 +1260,8 @@ fn proved(mut prover: Prover<'_>, verdict: Verdict, other: &Prover<'_>, root: &B
             "internal error: the search did not come back to the position asked (please report)",
         );
     }
+    prover.limits = read_out;
+    prover.stopped = false;
     let proof = match extract::extract(&mut prover) {
         Ok(proof) => proof,
         Err(Stopped) => {
@@ -1306,6 +1319,49 @@ pub(super) mod tests {
             (1, 1),
             &Arc::new(AtomicU64::new(0)),
         )
+    }
+
+    /// A proof found just as the node budget runs out is still read out, within the grace of
+    /// a quarter more: here the read-out must find a VCT again (about 5,000 nodes), and the
+    /// search has used all of its 40,000.
+    #[test]
+    fn a_proof_found_at_the_limit_is_read_out_within_the_grace() {
+        let board = vct_example(Color::Black);
+        let options = SolveOptions {
+            vct_nodes: Some(200),
+            limits: Limits {
+                nodes: Some(40_000),
+                ..Limits::default()
+            },
+            ..SolveOptions::default()
+        };
+        let read_out = |grace: bool| {
+            let mut p = prover(&board, Color::Black, &options);
+            let other = prover(&board, Color::White, &options);
+            // As if the position were below the root, so that the read-out must search for
+            // its VCT again, and the search had used up the budget proving it.
+            p.root_stones = usize::MAX;
+            let key = p.board.canonical().key;
+            p.store(key, Entry::PROVED);
+            p.count(40_000);
+            assert!(p.limit_reached());
+            let limits = if grace {
+                options.limits.with_read_out_grace(Instant::now())
+            } else {
+                options.limits.clone()
+            };
+            proved(p, Verdict::Win, &other, &board, &limits)
+        };
+        let without = read_out(false);
+        assert_eq!(without.verdict, Verdict::Unknown);
+        assert!(
+            without
+                .note
+                .is_some_and(|n| n.contains("could not be rebuilt"))
+        );
+        let with = read_out(true);
+        assert_eq!(with.verdict, Verdict::Win);
+        assert!(with.proof.is_some());
     }
 
     /// A position whose side to move is given against the moves (the last stone is the side

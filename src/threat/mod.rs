@@ -162,6 +162,21 @@ impl Limits {
         }
     }
 
+    /// The limits for reading out a proof found within these, taken `now`: a quarter more of
+    /// the time still left and of the node budget, so that a proof found near the end is not
+    /// lost to its read-out. A stop flag stays as it is.
+    #[must_use]
+    pub fn with_read_out_grace(&self, now: Instant) -> Limits {
+        Limits {
+            deadline: self.deadline.map(|d| {
+                d.checked_add(d.saturating_duration_since(now) / 4)
+                    .unwrap_or(d)
+            }),
+            nodes: self.nodes.map(|n| n.saturating_add(n / 4)),
+            ..self.clone()
+        }
+    }
+
     /// Whether the search must stop, after `nodes` nodes.
     #[must_use]
     pub fn reached(&self, nodes: u64) -> bool {
@@ -185,5 +200,23 @@ mod tests {
         assert_eq!(memory_share(100, 3), 33);
         assert_eq!(memory_share(64, 16), 16, "at least 16 MiB");
         assert_eq!(memory_share(16, 0), 16);
+    }
+
+    #[test]
+    fn the_read_out_grace_is_a_quarter_of_what_is_left() {
+        let now = Instant::now();
+        let limits = Limits {
+            deadline: Some(now + Duration::from_secs(8)),
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let grace = limits.with_read_out_grace(now);
+        assert_eq!(grace.deadline, Some(now + Duration::from_secs(10)));
+        assert_eq!(grace.nodes, Some(1250));
+        // A deadline already passed gets no more time; no limit stays none.
+        let late = limits.with_read_out_grace(now + Duration::from_secs(9));
+        assert_eq!(late.deadline, limits.deadline);
+        let none = Limits::default().with_read_out_grace(now);
+        assert_eq!((none.deadline, none.nodes), (None, None));
     }
 }
