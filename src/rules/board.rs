@@ -488,26 +488,7 @@ impl Board {
     /// Every winning line on the board.
     #[must_use]
     pub fn fives(&self) -> Vec<Five> {
-        let mut fives = Vec::new();
-        for (p, color) in self.stones() {
-            for d in Direction::ALL {
-                let starts_run =
-                    p.step(d, -1, self.size).and_then(|q| self.stone(q)) != Some(color);
-                if !starts_run {
-                    continue;
-                }
-                let (len, ends) = self.run(p, d, color);
-                if self.rules.is_win(color, len, ends) {
-                    fives.push(Five {
-                        color,
-                        start: p,
-                        direction: d,
-                        length: len as u8,
-                    });
-                }
-            }
-        }
-        fives
+        self.runs(|color, len, ends| self.rules.is_win(color, len, ends))
     }
 
     /// Black's overlines on the board, under rules that forbid them (renju): runs of more than
@@ -520,20 +501,23 @@ impl Board {
             return Vec::new();
         }
         let k = u32::from(self.rules.k());
-        let mut overlines = Vec::new();
+        self.runs(|color, len, _| color == Color::Black && len > k)
+    }
+
+    /// Every whole run of one colour along a line (each once, from its end nearest `a1`) that
+    /// `keep` accepts, given its colour, length and whether each end is the opponent's.
+    fn runs(&self, keep: impl Fn(Color, u32, [bool; 2]) -> bool) -> Vec<Five> {
+        let mut runs = Vec::new();
         for (p, color) in self.stones() {
-            if color != Color::Black {
-                continue;
-            }
             for d in Direction::ALL {
                 let starts_run =
                     p.step(d, -1, self.size).and_then(|q| self.stone(q)) != Some(color);
                 if !starts_run {
                     continue;
                 }
-                let (len, _) = self.run(p, d, color);
-                if len > k {
-                    overlines.push(Five {
+                let (len, ends) = self.run(p, d, color);
+                if keep(color, len, ends) {
+                    runs.push(Five {
                         color,
                         start: p,
                         direction: d,
@@ -542,7 +526,7 @@ impl Board {
                 }
             }
         }
-        overlines
+        runs
     }
 
     /// Why a black stone at `p` would be forbidden, if it would be. `None` for a legal point,
