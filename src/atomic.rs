@@ -87,8 +87,8 @@ pub struct UpdateLock {
 /// Waits for, then takes, the exclusive lock on updating `path`: an advisory lock on the file
 /// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and
 /// left in place; the operating system releases the lock when the process ends, however it
-/// ends). Every `renju` command that reads a file,
-/// changes it and writes it back holds this lock from the read to the write.
+/// ends). Every `renju` command that reads a file, changes it and writes it back holds this
+/// lock from the read to the write.
 ///
 /// # Errors
 /// Any I/O error from creating or locking the lock file.

@@ -157,8 +157,9 @@ fn node(
 mod tests {
     use super::*;
     use crate::rules::Color;
-    use crate::solve::tests::{prover, vct_example};
-    use crate::solve::{Entry, SolveOptions};
+    use crate::solve::Entry;
+    use crate::solve::tests::{prover_below_root, small_leaf_budget, vct_example};
+    use crate::threat::Limits;
 
     /// A node the table holds as proved by a VCT that the leaf budget does not find again (in
     /// the search it was found in another frame, or with a warmer VCF table) is read out with
@@ -166,13 +167,8 @@ mod tests {
     #[test]
     fn a_proved_node_whose_vct_the_leaf_budget_misses_is_read_out() {
         let board = vct_example(Color::Black);
-        let options = SolveOptions {
-            vct_nodes: Some(200),
-            ..SolveOptions::default()
-        };
-        let mut p = prover(&board, Color::Black, &options);
-        // As if the position were below the root, where the leaf budget applies.
-        p.root_stones = usize::MAX;
+        let options = small_leaf_budget(Limits::default());
+        let mut p = prover_below_root(&board, Color::Black, &options);
         assert!(matches!(p.find_vct(true), Ok((false, None))));
 
         let tree = leaf_vct(&mut p)

@@ -1321,26 +1321,43 @@ pub(super) mod tests {
         )
     }
 
+    /// Options whose leaf budget (200 nodes) misses [`vct_example`]'s VCT (about 5,000 nodes),
+    /// within `limits`.
+    pub(in crate::solve) fn small_leaf_budget(limits: Limits) -> SolveOptions {
+        SolveOptions {
+            vct_nodes: Some(200),
+            limits,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// [`prover`], as if its position stood below the root, where the leaf budget applies
+    /// (at the root the root's VCT rounds stand in for it).
+    pub(in crate::solve) fn prover_below_root<'a>(
+        board: &Board,
+        attacker: Color,
+        options: &'a SolveOptions,
+    ) -> Prover<'a> {
+        let mut p = prover(board, attacker, options);
+        p.root_stones = usize::MAX;
+        p
+    }
+
     /// A proof found just as the node budget runs out is still read out, within the grace of
     /// a quarter more: here the read-out must find a VCT again (about 5,000 nodes), and the
     /// search has used all of its 40,000.
     #[test]
     fn a_proof_found_at_the_limit_is_read_out_within_the_grace() {
         let board = vct_example(Color::Black);
-        let options = SolveOptions {
-            vct_nodes: Some(200),
-            limits: Limits {
-                nodes: Some(40_000),
-                ..Limits::default()
-            },
-            ..SolveOptions::default()
-        };
+        let options = small_leaf_budget(Limits {
+            nodes: Some(40_000),
+            ..Limits::default()
+        });
         let read_out = |grace: bool| {
-            let mut p = prover(&board, Color::Black, &options);
+            // The read-out must search for the VCT again, and the search has used up the
+            // budget proving it.
+            let mut p = prover_below_root(&board, Color::Black, &options);
             let other = prover(&board, Color::White, &options);
-            // As if the position were below the root, so that the read-out must search for
-            // its VCT again, and the search had used up the budget proving it.
-            p.root_stones = usize::MAX;
             let key = p.board.canonical().key;
             p.store(key, Entry::PROVED);
             p.count(40_000);
