@@ -1,7 +1,7 @@
 //! Sets of points, and the zone a replay depends on: every point within reach, along the four
 //! lines, of a point whose surroundings were read.
 
-use crate::rules::{Board, Color, Direction, Point, Size};
+use crate::rules::{Board, Color, Direction, Point, Rule, Size};
 
 use super::Line;
 use super::vcf::replay;
@@ -92,15 +92,40 @@ pub(crate) fn still_wins(
 
 /// The defender's legal replies (the defender is to move) that break `attacker`'s VCF
 /// `certificate`, each with whether it makes a four. Every other legal reply leaves the
-/// certificate winning: outside its zone a reply that makes no four cannot change the replay,
-/// and inside it each reply is replayed.
+/// certificate winning: a reply that makes no four and stands outside the certificate's
+/// [`sensitive_points`] (or, where those are not worked out, outside its zone) cannot change the
+/// replay, and every other reply is replayed. Builds with debug assertions (the tests) also
+/// replay every reply of the zone and require the same answer.
 pub(crate) fn breaking_replies(
     board: &mut Board,
     attacker: Color,
     certificate: &Line,
 ) -> Vec<(Point, bool)> {
+    let tries = sensitive_points(board, attacker, certificate)
+        .unwrap_or_else(|| zone_of(board, attacker, certificate));
+    let replies = replies_breaking_among(board, attacker, certificate, tries);
+    #[cfg(debug_assertions)]
+    {
+        let zone = zone_of(board, attacker, certificate);
+        debug_assert_eq!(
+            replies,
+            replies_breaking_among(board, attacker, certificate, zone),
+            "the sensitive points of {:?} miss a reply its zone finds",
+            certificate.moves
+        );
+    }
+    replies
+}
+
+/// The replies among `tries` and the defender's four points that break `certificate` (see
+/// [`breaking_replies`]), row by row.
+fn replies_breaking_among(
+    board: &mut Board,
+    attacker: Color,
+    certificate: &Line,
+    mut tries: PointSet,
+) -> Vec<(Point, bool)> {
     let defender = attacker.opponent();
-    let mut tries = zone_of(board, attacker, certificate);
     for (p, _) in board.four_points(defender) {
         tries.insert(p);
     }
@@ -116,6 +141,124 @@ pub(crate) fn breaking_replies(
         replies.push((r, counter.count > 0));
     }
     replies
+}
+
+/// The points where a stone of the defender (to move) that makes no four could change how
+/// `attacker`'s VCF `line`, which wins on `board`, replays: a subset of its zone. `None` under
+/// rules without the five-point pattern tables (caro, other win lengths), or if the line does
+/// not win here.
+///
+/// Why a defender stone anywhere else leaves every answer the replay reads as it was:
+/// - An attacker's four and its five points are read from runs of the attacker's stones, which
+///   an opponent stone neither lengthens nor shortens: it takes a five point only by standing
+///   on it. The line's own points and each four's five points are kept.
+/// - Black's legality of an attacker move (renju): overlines, fours and the lines that could be
+///   threes never grow with a White stone (the move's four stops being one, and its line could
+///   become a three, only with a stone on a five point, which is kept), so a move with fewer
+///   than two such lines stays legal; where the recursive double-three test ran, every line
+///   through each point it read is kept: a White stone there can make a three real.
+/// - A counter-four (or five) at a forced reply `f` made with the new stone needs a clear
+///   five-point stretch through `f` holding it, `f` and two more defender stones, and a Black
+///   five spoiled into an overline needs a four there already: so along each line where a clear
+///   stretch through `f` holds two defender stones besides `f`, the points within five of `f`
+///   are kept.
+/// - Black's legality of a forced reply (renju, White attacking) may change with a Black stone
+///   wherever its test read: every line through each point it read is kept.
+pub(crate) fn sensitive_points(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
+) -> Option<PointSet> {
+    let rules = board.rules();
+    if rules.k() != 5 || rules.rule() == Rule::Caro {
+        return None;
+    }
+    let size = board.size();
+    let reach = i32::from(board.reach());
+    let defender = attacker.opponent();
+    let forbidden_for = |color: Color| color == Color::Black && rules.has_forbidden();
+    let mut set = PointSet::default();
+    // Points whose every line, within reach, is kept.
+    let mut read = Vec::new();
+    let mut traced = Vec::new();
+    let to_move = board.to_move();
+    board.set_to_move(attacker);
+    let mut played = 0;
+    let mut threat = None;
+    let mut won = false;
+    for &m in line.moves.iter().step_by(2) {
+        if !board.is_empty(m) || threat.is_some_and(|g| g != m) {
+            break;
+        }
+        set.insert(m);
+        let four = board.four_at(m, attacker);
+        if four.five {
+            won = true;
+            break;
+        }
+        if four.count == 0 {
+            break;
+        }
+        for q in four.points.into_iter().flatten() {
+            set.insert(q);
+        }
+        if forbidden_for(attacker) {
+            traced.clear();
+            if board
+                .forbidden_in_place(m, &mut |p| traced.push(p))
+                .is_some()
+            {
+                break;
+            }
+            // One traced point: the quick test decided, on counts no White stone can raise.
+            if traced.len() > 1 {
+                read.extend_from_slice(&traced);
+            }
+        }
+        let Some(f) = four.single() else {
+            // Two five points: unstoppable (both are kept above).
+            won = true;
+            break;
+        };
+        board.play_unchecked(m);
+        played += 1;
+        set.insert(f);
+        if forbidden_for(defender) && board.forbidden_in_place(f, &mut |p| read.push(p)).is_some() {
+            won = true;
+            break;
+        }
+        for (d, level) in Direction::ALL
+            .into_iter()
+            .zip(board.potentials(f, defender))
+        {
+            if level >= 2 {
+                for step in -reach..=reach {
+                    if let Some(q) = f.step(d, step, size) {
+                        set.insert(q);
+                    }
+                }
+            }
+        }
+        board.play_unchecked(f);
+        played += 1;
+        let counter = board.four_at(f, defender);
+        if counter.five || counter.count >= 2 {
+            break;
+        }
+        threat = counter.single();
+    }
+    for _ in 0..played {
+        board.undo();
+    }
+    board.set_to_move(to_move);
+    if !won {
+        return None;
+    }
+    let star = zone(&read, board.reach(), size);
+    for (word, extra) in set.0.iter_mut().zip(star.0) {
+        *word |= extra;
+    }
+    Some(set)
 }
 
 #[cfg(test)]
@@ -135,6 +278,172 @@ mod tests {
         got.sort_unstable();
         want.sort_unstable();
         assert_eq!(got, want);
+    }
+
+    /// Every legal reply outside `attacker`'s line's sensitive points (the defender to move on
+    /// `board`) that makes no four leaves the line winning, and the points lie in its zone.
+    /// Returns the number of replies replayed.
+    fn assert_outside_is_harmless(board: &mut Board, attacker: Color, line: &Line) -> usize {
+        let defender = attacker.opponent();
+        let sensitive = sensitive_points(board, attacker, line).expect("a winning line");
+        let zone = zone_of(board, attacker, line);
+        let mut replayed = 0;
+        for r in board.points() {
+            if sensitive.contains(r) {
+                assert!(zone.contains(r), "{r} outside the zone");
+                continue;
+            }
+            let counter = board.four_at(r, defender);
+            if !board.is_legal_for(r, defender) || counter.five || counter.count > 0 {
+                continue;
+            }
+            replayed += 1;
+            assert!(
+                still_wins(board, attacker, line, r, None),
+                "{r} breaks {:?} for {attacker} after {:?}",
+                line.moves,
+                board.moves()
+            );
+        }
+        replayed
+    }
+
+    /// A VCF for `attacker` with the defender to move on `board`, if there is one that needs
+    /// a move (and the defender has no five to make).
+    fn vcf_line(board: &mut Board, attacker: Color, max_fours: Option<u32>) -> Option<Line> {
+        use crate::threat::{Outcome, VcfOptions, vcf};
+        let defender = attacker.opponent();
+        board.set_to_move(defender);
+        if !board.five_points(defender).is_empty() {
+            return None;
+        }
+        let options = VcfOptions {
+            max_fours,
+            ..VcfOptions::default()
+        };
+        match vcf(board, attacker, &options).outcome {
+            Outcome::Win(line) if !line.moves.is_empty() => Some(line),
+            _ => None,
+        }
+    }
+
+    /// The claim [`sensitive_points`] rests on, checked by replaying: on every quintet
+    /// position and along its published solution, for a VCF of either colour.
+    #[test]
+    fn replies_outside_the_sensitive_points_leave_the_line_winning() {
+        use crate::notation::{PositionOptions, parse_diagram};
+
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/threats/quintet.jsonl"
+        );
+        let (mut lines, mut replies) = (0, 0);
+        for case in std::fs::read_to_string(path).unwrap().lines() {
+            let case: serde_json::Value = serde_json::from_str(case).unwrap();
+            let rows: Vec<&str> = case["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            let mut board = parse_diagram(&rows.join("\n"), &PositionOptions::default()).unwrap();
+            let mut positions = vec![board.clone()];
+            for m in case["expect_solution"].as_array().into_iter().flatten() {
+                let m: Point = m.as_str().unwrap().to_lowercase().parse().unwrap();
+                if !board.is_legal(m) || board.play(m).is_err() {
+                    break;
+                }
+                positions.push(board.clone());
+            }
+            for position in &positions {
+                for attacker in [Color::Black, Color::White] {
+                    let mut b = position.clone();
+                    if let Some(line) = vcf_line(&mut b, attacker, None) {
+                        lines += 1;
+                        replies += assert_outside_is_harmless(&mut b, attacker, &line);
+                    }
+                }
+            }
+        }
+        assert!(
+            lines >= 100 && replies >= 10_000,
+            "{lines} lines, {replies} replies"
+        );
+    }
+
+    /// The same claim on random crowded boards (seeded), where Black's forbidden points and
+    /// their recursive double-three tests come up far more often than in games.
+    #[test]
+    fn replies_outside_the_sensitive_points_leave_the_line_winning_on_random_boards() {
+        use crate::rules::{Rules, Size};
+
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut lines, mut replies) = (0, 0);
+        for _ in 0..20_000 {
+            let mut board = Board::new(Size::STANDARD, Rules::renju());
+            for _ in 0..20 + random(40) {
+                let p = Point::new(2 + random(11) as u8, 2 + random(11) as u8);
+                let color = [Color::Black, Color::White][random(2) as usize];
+                if board.is_legal_for(p, color) && !board.four_at(p, color).five {
+                    board.put(p, color).unwrap();
+                }
+            }
+            for attacker in [Color::Black, Color::White] {
+                if let Some(line) = vcf_line(&mut board, attacker, Some(6)) {
+                    lines += 1;
+                    replies += assert_outside_is_harmless(&mut board, attacker, &line);
+                }
+            }
+        }
+        assert!(
+            lines >= 1_000 && replies >= 100_000,
+            "{lines} lines, {replies} replies"
+        );
+    }
+
+    /// A White stone can make Black's move forbidden by making a point of one of its threes
+    /// legal, far from the line: f7 spoils d10's double-four after f8, so f8's second three
+    /// becomes real and f8 a double-three. The recursive test's points keep f7.
+    #[test]
+    fn a_stone_that_makes_a_three_real_is_sensitive() {
+        use crate::notation::{PositionOptions, parse_diagram};
+
+        let diagram = "\
+            ...............\n\
+            ...............\n\
+            ..X.........O..\n\
+            ..O.OXO..OO.X..\n\
+            ....O......O...\n\
+            ..........O....\n\
+            ....X.....O....\n\
+            ..XX...........\n\
+            ...X..XX...O...\n\
+            ...X...X..X....\n\
+            ..XO...O.X.O...\n\
+            ......X...OOX..\n\
+            ..X...O..O.....\n\
+            ...............\n\
+            ...............";
+        let options = PositionOptions {
+            to_move: Some(Color::White),
+            ..PositionOptions::default()
+        };
+        let mut board = parse_diagram(diagram, &options).unwrap();
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        let line = vcf_line(&mut board, Color::Black, None).unwrap();
+        assert_eq!(line.moves, [p("f8"), p("d10"), p("i5")]);
+        assert!(!still_wins(&mut board, Color::Black, &line, p("f7"), None));
+        let sensitive = sensitive_points(&mut board, Color::Black, &line).unwrap();
+        assert!(sensitive.contains(p("f7")));
+        let breaking = breaking_replies(&mut board, Color::Black, &line);
+        assert!(breaking.contains(&(p("f7"), false)));
+        assert_outside_is_harmless(&mut board, Color::Black, &line);
     }
 
     #[test]
