@@ -143,17 +143,24 @@ enum Expansion {
     Moves(Vec<Move>, u32),
 }
 
+/// Starting proof number of a four (see [`attack_estimate`]).
+const FOUR_PN: u8 = 2;
+/// Starting proof number of a three.
+const THREE_PN: u8 = 3;
+/// Starting proof number of any other attacker move.
+const QUIET_PN: u8 = 20;
+
 /// Starting proof number of an attacker move: a four leaves one reply but wins nothing by
 /// itself, a three leaves a handful, and a quiet move that may hide a VCF is seldom a threat
 /// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`). `level` is the most
 /// own stones in a clear five-point stretch through `p`: a four needs 3, a three 2.
 fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u8 {
     if level >= 3 && board.four_at(p, attacker).count > 0 {
-        2
+        FOUR_PN
     } else if level >= 2 && board.threes_at(p, attacker) > 0 {
-        3
+        THREE_PN
     } else {
-        20
+        QUIET_PN
     }
 }
 
@@ -171,31 +178,37 @@ struct Candidate {
 
 /// The attacker's threat candidates: empty points with two or more own stones in one clear
 /// five-point stretch, or with own stones in clear stretches of two different lines. Every
-/// move that makes a four or a three is one.
+/// move that makes a four or a three is one. In point order (file by file).
 fn threat_candidates(board: &Board, attacker: Color) -> Vec<Candidate> {
-    let mut once = PointSet::default();
-    let mut candidates = PointSet::default();
-    // Per point: the highest level, and the lines of level 2 or more.
-    let mut levels = [[(0u8, 0u8); 20]; 20];
+    // Per point: the highest level, and the lines seen (at most one call per direction) and
+    // those of level 2 or more.
+    let mut levels = [[(0u8, 0u8, 0u8); 20]; 20];
+    // Per file, the ranks of the candidates.
+    let mut files = [0u32; 20];
     board.lines().supported_points(attacker, |p, level| {
-        // A point comes at most once per line direction, so a second call is a second line.
-        if level >= 2 || once.contains(p) {
-            candidates.insert(p);
-        }
-        once.insert(p);
-        let (top, twos) = &mut levels[usize::from(p.x())][usize::from(p.y())];
+        let (x, y) = (usize::from(p.x()), usize::from(p.y()));
+        let (top, seen, twos) = &mut levels[x][y];
         *top = (*top).max(level as u8);
+        *seen += 1;
         *twos += u8::from(level >= 2);
-    });
-    let mut list = Vec::with_capacity(candidates.len());
-    list.extend(candidates.iter().map(|point| {
-        let (top, twos) = levels[usize::from(point.x())][usize::from(point.y())];
-        Candidate {
-            point,
-            level: u32::from(top),
-            may_be_forbidden: top >= 3 || twos >= 2,
+        if level >= 2 || *seen >= 2 {
+            files[x] |= 1 << y;
         }
-    }));
+    });
+    let mut list = Vec::with_capacity(64);
+    for (x, &ranks) in files.iter().enumerate() {
+        let mut ranks = ranks;
+        while ranks != 0 {
+            let y = ranks.trailing_zeros() as usize;
+            ranks &= ranks - 1;
+            let (top, _, twos) = levels[x][y];
+            list.push(Candidate {
+                point: Point::new(x as u8, y as u8),
+                level: u32::from(top),
+                may_be_forbidden: top >= 3 || twos >= 2,
+            });
+        }
+    }
     list
 }
 
@@ -700,14 +713,20 @@ impl<'a> Search<'a> {
                     || (c.level >= 3 && self.board.four_at(c.point, self.attacker).count > 0)
             });
         }
-        let mut moves: Vec<Move> = points
-            .into_iter()
-            .map(|c| Move {
-                point: c.point,
-                pn: attack_estimate(&self.board, c.point, self.attacker, c.level),
-            })
-            .collect();
-        moves.sort_by_key(|m| (m.pn, m.point));
+        // Fours, then threes, then quiet moves, each in point order (the candidates' order).
+        let mut moves = Vec::with_capacity(points.len());
+        let mut rest = Vec::with_capacity(points.len());
+        for c in points {
+            let pn = attack_estimate(&self.board, c.point, self.attacker, c.level);
+            let m = Move { point: c.point, pn };
+            match pn {
+                FOUR_PN => moves.push(m),
+                _ => rest.push(m),
+            }
+        }
+        moves.extend(rest.iter().filter(|m| m.pn == THREE_PN));
+        moves.extend(rest.iter().filter(|m| m.pn == QUIET_PN));
+        debug_assert!(moves.is_sorted_by_key(|m| (m.pn, m.point)));
         Ok(Expansion::Moves(moves, 0))
     }
 

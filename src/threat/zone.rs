@@ -20,11 +20,6 @@ impl PointSet {
         self.0[i / 64] |= 1 << (i % 64);
     }
 
-    /// The number of points in the set.
-    pub(crate) fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
     pub(crate) fn contains(&self, p: Point) -> bool {
         let i = Self::index(p);
         self.0[i / 64] & (1 << (i % 64)) != 0
