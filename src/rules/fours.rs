@@ -261,53 +261,64 @@ impl Board {
     /// Every empty point where `color` would complete a five now, file by file.
     #[must_use]
     pub fn five_points(&self, color: Color) -> Vec<Point> {
+        // No allocation in the usual case of none.
+        let mut fives = Vec::new();
         match Fives::of(self.rules(), color) {
-            Some(_) => self.crowded(color, 4, |b, p| b.four_at(p, color).five),
-            None => self
-                .points()
-                .filter(|&p| self.is_empty(p) && self.makes_five(p, color))
-                .collect(),
+            Some(_) => self.crowded(color, 4, |p| {
+                if self.four_at(p, color).five {
+                    fives.push(p);
+                }
+            }),
+            None => fives.extend(
+                self.points()
+                    .filter(|&p| self.is_empty(p) && self.makes_five(p, color)),
+            ),
         }
+        fives
     }
 
     /// Every empty point where a `color` stone makes a four (or a five), file by file, with
     /// what it makes.
     #[must_use]
     pub fn four_points(&self, color: Color) -> Vec<(Point, Four)> {
+        let mut fours = Vec::with_capacity(16);
+        self.four_points_into(color, &mut fours);
+        fours
+    }
+
+    /// [`Board::four_points`], appended to `fours`.
+    pub(crate) fn four_points_into(&self, color: Color, fours: &mut Vec<(Point, Four)>) {
         let with_four = |p: Point| {
             let four = self.four_at(p, color);
-            (four.five || four.count > 0).then_some((p, four))
+            if four.five || four.count > 0 {
+                fours.push((p, four));
+            }
         };
         match Fives::of(self.rules(), color) {
-            Some(_) => {
-                let crowded = self.crowded(color, 3, |_, _| true);
-                let mut fours = Vec::with_capacity(crowded.len());
-                fours.extend(crowded.into_iter().filter_map(with_four));
-                fours
-            }
+            Some(_) => self.crowded(color, 3, with_four),
             None => self
                 .points()
                 .filter(|&p| self.is_empty(p))
-                .filter_map(with_four)
-                .collect(),
+                .for_each(with_four),
         }
     }
 
-    /// Empty points with at least `min` `color` stones within four points along some line,
-    /// that pass `keep`, file by file, each once.
-    fn crowded(&self, color: Color, min: u32, keep: impl Fn(&Board, Point) -> bool) -> Vec<Point> {
-        let mut seen = [0u32; 20];
-        let mut points = Vec::with_capacity(16);
+    /// Calls `f` for each empty point with at least `min` `color` stones within four points
+    /// along some line, file by file, once each.
+    fn crowded(&self, color: Color, min: u32, mut f: impl FnMut(Point)) {
+        // Per file, the ranks seen.
+        let mut files = [0u32; 20];
         self.lines().crowded_points(color, min, |p| {
-            let bit = 1 << p.y();
-            if seen[usize::from(p.x())] & bit == 0 {
-                seen[usize::from(p.x())] |= bit;
-                points.push(p);
-            }
+            files[usize::from(p.x())] |= 1 << p.y();
         });
-        points.retain(|&p| keep(self, p));
-        points.sort_unstable();
-        points
+        for (x, &ranks) in files.iter().enumerate() {
+            let mut ranks = ranks;
+            while ranks != 0 {
+                let y = ranks.trailing_zeros();
+                ranks &= ranks - 1;
+                f(Point::new(x as u8, y as u8));
+            }
+        }
     }
 }
 

@@ -99,6 +99,11 @@ pub(crate) struct VcfSearch<'a> {
     /// The winning line, built backwards as the recursion unwinds.
     line: Vec<Point>,
     ending: Ending,
+    /// Scratch for the attacker's fours at a node, read before the node searches deeper.
+    fours: Vec<(Point, Four)>,
+    /// The forcing fours (and their forced replies) of every node on the current path, each
+    /// node's above its parent's.
+    forcing: Vec<(Point, Point)>,
 }
 
 /// Searches for a VCF for `attacker` in `board`. If `attacker` is not the side to move, the
@@ -161,6 +166,8 @@ impl<'a> VcfSearch<'a> {
             incomplete: false,
             line: Vec::new(),
             ending: Ending::Five,
+            fours: Vec::with_capacity(32),
+            forcing: Vec::with_capacity(256),
         }
     }
 
@@ -223,14 +230,6 @@ impl<'a> VcfSearch<'a> {
         self.board.is_legal_in_place(p, self.attacker)
     }
 
-    /// The attacker's fours: empty points where a stone makes at least one five point (there
-    /// are no attacker fives here: they are taken first).
-    fn fours(&self) -> Vec<(Point, Four)> {
-        let mut fours = self.board.four_points(self.attacker);
-        fours.retain(|(_, four)| !four.five);
-        fours
-    }
-
     /// The attacker to move with `depth` fours left; `threat` is the defender's five point the
     /// attacker must take, if the defender has one.
     fn attack(&mut self, depth: u32, threat: Option<Point>) -> Node {
@@ -249,37 +248,73 @@ impl<'a> VcfSearch<'a> {
                 bounded: proved != PROVED_NONE,
             };
         }
-        let mut candidates = match threat {
-            // A defender's four must be answered at once; the answer must itself be a four.
+        // The candidates: a defender's four must be answered at once, and the answer must
+        // itself be a four; otherwise every four (there are no attacker fives here: they are
+        // taken first).
+        let mut candidates = std::mem::take(&mut self.fours);
+        candidates.clear();
+        match threat {
             Some(g) => {
                 let four = self.board.four_at(g, self.attacker);
                 if four.count > 0 && !four.five {
-                    vec![(g, four)]
-                } else {
-                    Vec::new()
+                    candidates.push((g, four));
                 }
             }
-            None => self.fours(),
-        };
-        candidates.retain(|&(p, _)| self.legal(p));
+            None => {
+                self.board.four_points_into(self.attacker, &mut candidates);
+                candidates.retain(|(_, four)| !four.five);
+            }
+        }
         // A four no single stone can stop wins; a four with one stopping point forces it; a
-        // four the defender may stop in several ways (caro) is no part of a VCF.
-        let mut forcing = Vec::with_capacity(candidates.len());
-        for (p, four) in candidates {
+        // four the defender may stop in several ways (caro) is no part of a VCF. Black never
+        // plays a forbidden point.
+        let base = self.forcing.len();
+        let mut unstoppable = None;
+        for &(p, four) in &candidates {
+            if !self.legal(p) {
+                continue;
+            }
             match self.board.defence_of(p, self.attacker, four) {
                 Defence::Unstoppable => {
-                    let (a, b) = finish(self.board, p, self.attacker);
-                    self.line.extend([b, a, p]);
-                    self.ending = Ending::Five;
-                    return Node::Win;
+                    unstoppable = Some(p);
+                    break;
                 }
-                Defence::Forced(f) => forcing.push((p, f)),
+                Defence::Forced(f) => self.forcing.push((p, f)),
                 Defence::Choice(_) => self.incomplete = true,
                 Defence::NoFour => {}
             }
         }
+        self.fours = candidates;
+        if let Some(p) = unstoppable {
+            self.forcing.truncate(base);
+            let (a, b) = finish(self.board, p, self.attacker);
+            self.line.extend([b, a, p]);
+            self.ending = Ending::Five;
+            return Node::Win;
+        }
+        let result = self.try_forcing(depth, base);
+        self.forcing.truncate(base);
+        let bounded = match result {
+            Node::Win => return Node::Win,
+            Node::Fail { bounded } => bounded,
+        };
+        if !self.stopped {
+            if self.table.map.len() >= self.table.cap {
+                self.table.map.clear();
+            }
+            let proved = if bounded { depth } else { PROVED_NONE };
+            let entry = self.table.map.entry(key).or_insert(0);
+            *entry = (*entry).max(proved);
+        }
+        Node::Fail { bounded }
+    }
+
+    /// Plays each forcing four of the node (from `base` in `forcing`) and its forced reply and
+    /// searches on, with `depth` fours left at the node.
+    fn try_forcing(&mut self, depth: u32, base: usize) -> Node {
         let mut bounded = false;
-        for (p, f) in forcing {
+        for i in base..self.forcing.len() {
+            let (p, f) = self.forcing[i];
             self.board.play_unchecked(p);
             if block_forbidden(self.board, self.defender, f, &mut |_| {}) {
                 self.board.undo();
@@ -310,14 +345,6 @@ impl<'a> VcfSearch<'a> {
                 }
                 Node::Fail { bounded: b } => bounded |= b,
             }
-        }
-        if !self.stopped {
-            if self.table.map.len() >= self.table.cap {
-                self.table.map.clear();
-            }
-            let proved = if bounded { depth } else { PROVED_NONE };
-            let entry = self.table.map.entry(key).or_insert(0);
-            *entry = (*entry).max(proved);
         }
         Node::Fail { bounded }
     }
