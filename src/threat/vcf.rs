@@ -178,9 +178,33 @@ impl<'a> VcfSearch<'a> {
     /// # Errors
     /// [`Stopped`] if the limits ran out.
     pub(crate) fn run(&mut self, max_fours: u32) -> Result<(Option<Line>, bool), Stopped> {
+        self.run_from(max_fours, None)
+    }
+
+    /// [`VcfSearch::run`] where the caller knows the five points already: `None` to look for
+    /// them; `Some(threat)` when the attacker has none and the defender has at most one,
+    /// `threat`.
+    ///
+    /// # Errors
+    /// [`Stopped`] if the limits ran out.
+    pub(crate) fn run_from(
+        &mut self,
+        max_fours: u32,
+        fives: Option<Option<Point>>,
+    ) -> Result<(Option<Line>, bool), Stopped> {
         let to_move = self.board.to_move();
         self.board.set_to_move(self.attacker);
-        let result = self.root(max_fours);
+        let result = match fives {
+            None => self.root(max_fours),
+            Some(threat) => {
+                debug_assert!(self.board.five_points(self.attacker).is_empty());
+                debug_assert_eq!(
+                    self.board.five_points(self.defender),
+                    Vec::from_iter(threat)
+                );
+                self.root_after_fives(max_fours, threat)
+            }
+        };
         self.board.set_to_move(to_move);
         if self.stopped {
             return Err(Stopped);
@@ -201,15 +225,24 @@ impl<'a> VcfSearch<'a> {
             );
         }
         let threats = self.board.five_points(self.defender);
-        if self.board.rules().rule() == Rule::Caro && !threats.is_empty() {
-            self.incomplete = true;
-        }
         if threats.len() >= 2 {
+            if self.board.rules().rule() == Rule::Caro {
+                self.incomplete = true;
+            }
             // Two defender fives waiting and no attacker five: nothing stops one of them.
             return (None, false);
         }
+        self.root_after_fives(max_fours, threats.first().copied())
+    }
+
+    /// The root of a search where the attacker has no five point and the defender at most one,
+    /// `threat`.
+    fn root_after_fives(&mut self, max_fours: u32, threat: Option<Point>) -> (Option<Line>, bool) {
+        if self.board.rules().rule() == Rule::Caro && threat.is_some() {
+            self.incomplete = true;
+        }
         self.line.clear();
-        match self.attack(max_fours, threats.first().copied()) {
+        match self.attack(max_fours, threat) {
             Node::Win => {
                 self.line.reverse();
                 let moves = std::mem::take(&mut self.line);

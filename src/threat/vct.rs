@@ -673,9 +673,19 @@ impl<'a> Search<'a> {
 
     /// A VCF for `color` (the side to move is set for the search and restored).
     fn find_vcf(&mut self, color: Color, max_fours: u32) -> Result<Option<Line>, Stopped> {
+        self.find_vcf_from(color, max_fours, None)
+    }
+
+    /// [`Search::find_vcf`] where the five points are known (see [`VcfSearch::run_from`]).
+    fn find_vcf_from(
+        &mut self,
+        color: Color,
+        max_fours: u32,
+        fives: Option<Option<Point>>,
+    ) -> Result<Option<Line>, Stopped> {
         let limits = &self.options.limits;
         let mut search = VcfSearch::new(&mut self.board, color, limits, self.vcf_table);
-        let result = search.run(max_fours);
+        let result = search.run_from(max_fours, fives);
         self.nodes += search.nodes;
         result.map(|(line, _)| line)
     }
@@ -687,10 +697,11 @@ impl<'a> Search<'a> {
 
     /// Generates the moves of an OR node (attacker to move) with `depth` attacker moves left.
     fn expand_or(&mut self, depth: Option<u32>) -> Result<Expansion, Stopped> {
-        if let Some(settled) = self.settle_or(depth)? {
-            return Ok(settled);
-        }
-        if let Some(&g) = self.board.five_points(self.defender).first() {
+        let threat = match self.settle_or(depth)? {
+            Ok(settled) => return Ok(settled),
+            Err(threat) => threat,
+        };
+        if let Some(g) = threat {
             // The defender's four must be answered at once.
             if !self.board.is_legal_for(g, self.attacker) {
                 return Ok(Expansion::Disproved);
@@ -704,7 +715,8 @@ impl<'a> Search<'a> {
         // If the defender could win by VCF were it to move, only fours and moves that can
         // break that VCF are worth trying: any other move lets it run.
         self.board.set_to_move(self.defender);
-        let defender_vcf = self.find_vcf(self.defender, DEFENDER_FOURS);
+        // Neither side has a five point here.
+        let defender_vcf = self.find_vcf_from(self.defender, DEFENDER_FOURS, Some(None));
         self.board.set_to_move(self.attacker);
         if let Some(line) = defender_vcf? {
             let zone = self.zone_of(self.defender, &line);
@@ -731,22 +743,29 @@ impl<'a> Search<'a> {
     }
 
     /// The quick verdicts on an OR node (attacker to move) with `depth` attacker moves left: a
-    /// five to play, two defender fives, no moves left, or a VCF.
-    fn settle_or(&mut self, depth: Option<u32>) -> Result<Option<Expansion>, Stopped> {
+    /// five to play, two defender fives, no moves left, or a VCF. Without one, the defender's
+    /// five point (there is at most one), which the attacker must take.
+    fn settle_or(
+        &mut self,
+        depth: Option<u32>,
+    ) -> Result<Result<Expansion, Option<Point>>, Stopped> {
         if !self.board.five_points(self.attacker).is_empty() {
-            return Ok(Some(Expansion::Proved(0)));
+            return Ok(Ok(Expansion::Proved(0)));
         }
-        if self.board.five_points(self.defender).len() >= 2 || depth == Some(0) {
-            return Ok(Some(Expansion::Disproved));
+        let threats = self.board.five_points(self.defender);
+        if threats.len() >= 2 || depth == Some(0) {
+            return Ok(Ok(Expansion::Disproved));
         }
-        if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
-            return Ok(Some(Expansion::Proved(line.fours() as u32)));
+        let threat = threats.first().copied();
+        let max_fours = depth.unwrap_or(UNLIMITED);
+        if let Some(line) = self.find_vcf_from(self.attacker, max_fours, Some(threat))? {
+            return Ok(Ok(Expansion::Proved(line.fours() as u32)));
         }
         if depth == Some(1) {
             // One move left and no VCF of one four: a threat would need another move to win.
-            return Ok(Some(Expansion::Disproved));
+            return Ok(Ok(Expansion::Disproved));
         }
-        Ok(None)
+        Ok(Err(threat))
     }
 
     /// Generates the moves of an AND node (defender to move) with `depth` attacker moves left.
@@ -769,10 +788,15 @@ impl<'a> Search<'a> {
             }
             Defence::NoFour => {}
         }
-        let Some(certificate) = self.certificate(depth)? else {
+        // The attacker's move made no four, and the defender's five point, if it had one,
+        // was the attacker's move: neither side has a five point.
+        let Some(certificate) = self.certificate_from(depth, Some(None))? else {
             return Ok(Expansion::Disproved);
         };
-        if self.find_vcf(self.defender, DEFENDER_FOURS)?.is_some() {
+        if self
+            .find_vcf_from(self.defender, DEFENDER_FOURS, Some(None))?
+            .is_some()
+        {
             return Ok(Expansion::Disproved);
         }
         let mut replies = breaking_replies(&mut self.board, self.attacker, &certificate);
@@ -801,6 +825,15 @@ impl<'a> Search<'a> {
 
     /// The attacker's VCF if the defender passed here, within the threat and depth limits.
     fn certificate(&mut self, depth: Option<u32>) -> Result<Option<Line>, Stopped> {
+        self.certificate_from(depth, None)
+    }
+
+    /// [`Search::certificate`] where the five points are known (see [`VcfSearch::run_from`]).
+    fn certificate_from(
+        &mut self,
+        depth: Option<u32>,
+        fives: Option<Option<Point>>,
+    ) -> Result<Option<Line>, Stopped> {
         let max = self
             .options
             .threat_fours
@@ -810,7 +843,7 @@ impl<'a> Search<'a> {
             return Ok(None);
         }
         self.board.set_to_move(self.attacker);
-        let line = self.find_vcf(self.attacker, max);
+        let line = self.find_vcf_from(self.attacker, max, fives);
         self.board.set_to_move(self.defender);
         line
     }
