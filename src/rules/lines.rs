@@ -61,6 +61,26 @@ fn point_at(di: usize, line: u32, pos: u32, rows: u32) -> Point {
     Point::new(x as u8, y as u8)
 }
 
+/// Where one more stone of a colour has support along the lines (see [`Lines::support`]): for
+/// each level 1, 2 and 3 (index 0, 1 and 2), the empty points with a line of at least that
+/// level, and those with two or more such lines, file by file as bit sets of ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Support {
+    /// `once[l][x]`: ranks of file `x` with at least one line of level `l + 1` or more.
+    pub(crate) once: [[u32; MAX_SIDE as usize]; 3],
+    /// `twice[l][x]`: ranks of file `x` with at least two such lines.
+    pub(crate) twice: [[u32; MAX_SIDE as usize]; 3],
+}
+
+impl Support {
+    /// Records a line of level `level + 1` or more through the ranks `ranks` of file `x`.
+    #[inline]
+    fn add(&mut self, level: usize, x: usize, ranks: u32) {
+        self.twice[level][x] |= self.once[level][x] & ranks;
+        self.once[level][x] |= ranks;
+    }
+}
+
 /// The number of stones in every five-point stretch of one line mask at once, bit-sliced:
 /// bit s of `ones`, `twos` and `fours` are the binary digits of the count in s..=s+4.
 struct StretchCounts {
@@ -198,30 +218,43 @@ impl Lines {
         good
     }
 
-    /// Calls `f(point, level)` for every empty point, once per direction, that lies in a
-    /// five-point stretch of a line holding at least one `color` stone and nothing else;
-    /// `level` is the most `color` stones in such a stretch through the point, capped at 3.
-    /// This is [`super::Board::potentials`] for every point at once, skipping zeros.
-    pub(crate) fn supported_points(&self, color: Color, mut f: impl FnMut(Point, u32)) {
+    /// For every empty point and each line through it, the most `color` stones (the point not
+    /// counted, capped at 3) in a five-point stretch of that line holding no opponent stone
+    /// and not leaving the board: [`super::Board::potentials`] for every point at once, as
+    /// bit sets (see [`Support`]).
+    pub(crate) fn support(&self, color: Color) -> Support {
         let rows = u32::from(self.rows);
         let c = color.index();
+        let mut support = Support::default();
         for di in 0..4 {
             for line in 0..MAX_LINES {
                 if self.counts[c][di][line] == 0 {
                     continue;
                 }
                 let own = self.stones[c][di][line];
-                let [one, two, three] = self.stretches(c, di, line, [1, 2, 3]);
-                let mut empty = one & !own;
+                let levels = self.stretches(c, di, line, [1, 2, 3]).map(|m| m & !own);
+                if di == 1 {
+                    // A vertical line is a file: its bits are the file's ranks already.
+                    for (level, &mask) in levels.iter().enumerate() {
+                        support.add(level, line, mask >> PAD);
+                    }
+                    continue;
+                }
+                let mut empty = levels[0];
                 while empty != 0 {
                     let bit = empty.trailing_zeros();
                     empty &= empty - 1;
-                    let level =
-                        1 + u32::from(two >> bit & 1 != 0) + u32::from(three >> bit & 1 != 0);
-                    f(point_at(di, line as u32, bit - PAD, rows), level);
+                    let p = point_at(di, line as u32, bit - PAD, rows);
+                    let (x, rank) = (usize::from(p.x()), 1u32 << p.y());
+                    for (level, &mask) in levels.iter().enumerate() {
+                        if mask >> bit & 1 != 0 {
+                            support.add(level, x, rank);
+                        }
+                    }
                 }
             }
         }
+        support
     }
 
     /// The fewest `color` stones missing from any `k`-point stretch of one line that holds

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::dfpn::{INF, Sum, child_thresholds, combine};
-use crate::rules::{Board, Color, Defence, Point, Rule};
+use crate::rules::{Board, Color, Defence, MAX_SIDE, Point, Rule};
 
 use super::vcf::{
     Stopped, UNLIMITED, VcfSearch, VcfTable, as_played, block_forbidden, finish, replay,
@@ -180,32 +180,21 @@ struct Candidate {
 /// five-point stretch, or with own stones in clear stretches of two different lines. Every
 /// move that makes a four or a three is one. In point order (file by file).
 fn threat_candidates(board: &Board, attacker: Color) -> Vec<Candidate> {
-    // Per point: the highest level, and the lines seen (at most one call per direction) and
-    // those of level 2 or more.
-    let mut levels = [[(0u8, 0u8, 0u8); 20]; 20];
-    // Per file, the ranks of the candidates.
-    let mut files = [0u32; 20];
-    board.lines().supported_points(attacker, |p, level| {
-        let (x, y) = (usize::from(p.x()), usize::from(p.y()));
-        let (top, seen, twos) = &mut levels[x][y];
-        *top = (*top).max(level as u8);
-        *seen += 1;
-        *twos += u8::from(level >= 2);
-        if level >= 2 || *seen >= 2 {
-            files[x] |= 1 << y;
-        }
-    });
+    let support = board.lines().support(attacker);
+    let [one, two, three] = &support.once;
     let mut list = Vec::with_capacity(64);
-    for (x, &ranks) in files.iter().enumerate() {
-        let mut ranks = ranks;
+    for x in 0..MAX_SIDE as usize {
+        let mut ranks = two[x] | support.twice[0][x];
         while ranks != 0 {
-            let y = ranks.trailing_zeros() as usize;
+            let y = ranks.trailing_zeros();
             ranks &= ranks - 1;
-            let (top, _, twos) = levels[x][y];
+            let has = |set: &[u32; MAX_SIDE as usize]| set[x] >> y & 1 != 0;
+            debug_assert!(has(one));
+            let level = 1 + u32::from(has(two)) + u32::from(has(three));
             list.push(Candidate {
                 point: Point::new(x as u8, y as u8),
-                level: u32::from(top),
-                may_be_forbidden: top >= 3 || twos >= 2,
+                level,
+                may_be_forbidden: level >= 3 || has(&support.twice[1]),
             });
         }
     }
