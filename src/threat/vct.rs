@@ -12,9 +12,12 @@
 //! - every move that makes a four for the defender (a counter-four, which must be answered).
 //!
 //! A reply outside the zone that makes no four cannot change any answer the replay depended on,
-//! so the certificate still wins after it: such replies are skipped on that argument. Inside
-//! the zone, a reply is skipped only when the certificate, replayed with that stone on the
-//! board, still wins. The remaining replies are searched.
+//! so the certificate still wins after it: such replies are skipped on that argument. Under the
+//! rules with five-point pattern tables the zone narrows to the certificate's *sensitive points*
+//! (see [`super::zone::sensitive_points`]): a defender stone changes an attacker's four only by
+//! standing on a five point, and a counter-four only where a line through a forced reply
+//! already holds two defender stones. Inside, a reply is skipped only when the certificate,
+//! replayed with that stone on the board, still wins. The remaining replies are searched.
 //!
 //! The search is depth-first proof-number search (df-pn) with the 1+ε threshold trick and a
 //! transposition table keyed by Zobrist hashes (and by the remaining depth, when it is bounded).
