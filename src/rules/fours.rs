@@ -241,6 +241,22 @@ impl Board {
         }
     }
 
+    /// Whether a `color` stone at `p` makes a four (at least one five point, and no five) and
+    /// whether it makes a three in some line (see [`Board::threes_at`]): the two questions
+    /// asked of a threat candidate, from one reading of its four lines. `(false, false)` under
+    /// rules without a pattern table, where [`Board::four_at`] answers the first.
+    #[must_use]
+    pub fn four_and_three(&self, p: Point, color: Color) -> (bool, bool) {
+        let Some(fives) = Fives::of(self.rules(), color) else {
+            return (self.four_at(p, color).count > 0, false);
+        };
+        let entries = [0, 1, 2, 3].map(|di| pattern(self.lines(), di, p, color, fives));
+        let five = entries.iter().any(|e| e.five());
+        let four = !five && entries.iter().any(|e| e.fours() > 0);
+        let three = entries.iter().any(|e| e.three_offsets().next().is_some());
+        (four, three)
+    }
+
     /// For each of the four lines through the empty point `p`, the most `color` stones (`p` not
     /// counted) in any five-point stretch of the line through `p` that holds no opponent stone
     /// and does not leave the board. A stone at `p` makes a four only in a line where this is 3
@@ -359,6 +375,11 @@ mod tests {
             for p in b.points().filter(|&p| b.is_empty(p)) {
                 for color in [Color::Black, Color::White] {
                     let (t, r) = (b.four_at(p, color), b.four_by_runs(p, color));
+                    prop_assert_eq!(
+                        b.four_and_three(p, color),
+                        (t.count > 0, b.threes_at(p, color) > 0),
+                        "{} {}", p, color
+                    );
                     prop_assert_eq!(t.five, r.five, "{} {}", p, color);
                     if !t.five {
                         prop_assert_eq!(t.count, r.count, "{} {}", p, color);

@@ -158,12 +158,13 @@ const QUIET_PN: u8 = 20;
 /// at all. Tuned on the quintet benches (node counts in `BENCHMARKS.md`). `level` is the most
 /// own stones in a clear five-point stretch through `p`: a four needs 3, a three 2.
 fn attack_estimate(board: &Board, p: Point, attacker: Color, level: u32) -> u8 {
-    if level >= 3 && board.four_at(p, attacker).count > 0 {
-        FOUR_PN
-    } else if level >= 2 && board.threes_at(p, attacker) > 0 {
-        THREE_PN
-    } else {
-        QUIET_PN
+    if level < 2 {
+        return QUIET_PN;
+    }
+    match board.four_and_three(p, attacker) {
+        (true, _) if level >= 3 => FOUR_PN,
+        (_, true) => THREE_PN,
+        _ => QUIET_PN,
     }
 }
 
