@@ -41,6 +41,12 @@ pub(crate) struct VcfTable {
     map: super::ZobristMap<u32>,
     /// Entries kept before the table is cleared.
     cap: usize,
+    /// Working space of the searches that use the table, kept from one search to the next:
+    /// the attacker's fours at a node, read before the node searches deeper.
+    fours: Vec<(Point, Four)>,
+    /// The forcing fours (and their forced replies) of every node on the current path, each
+    /// node's above its parent's.
+    forcing: Vec<(Point, Point)>,
 }
 
 impl Default for VcfTable {
@@ -55,6 +61,8 @@ impl VcfTable {
         VcfTable {
             map: super::ZobristMap::default(),
             cap: cap.max(1),
+            fours: Vec::new(),
+            forcing: Vec::new(),
         }
     }
 
@@ -99,11 +107,6 @@ pub(crate) struct VcfSearch<'a> {
     /// The winning line, built backwards as the recursion unwinds.
     line: Vec<Point>,
     ending: Ending,
-    /// Scratch for the attacker's fours at a node, read before the node searches deeper.
-    fours: Vec<(Point, Four)>,
-    /// The forcing fours (and their forced replies) of every node on the current path, each
-    /// node's above its parent's.
-    forcing: Vec<(Point, Point)>,
 }
 
 /// Searches for a VCF for `attacker` in `board`. If `attacker` is not the side to move, the
@@ -166,8 +169,6 @@ impl<'a> VcfSearch<'a> {
             incomplete: false,
             line: Vec::new(),
             ending: Ending::Five,
-            fours: Vec::with_capacity(32),
-            forcing: Vec::with_capacity(256),
         }
     }
 
@@ -284,7 +285,7 @@ impl<'a> VcfSearch<'a> {
         // The candidates: a defender's four must be answered at once, and the answer must
         // itself be a four; otherwise every four (there are no attacker fives here: they are
         // taken first).
-        let mut candidates = std::mem::take(&mut self.fours);
+        let mut candidates = std::mem::take(&mut self.table.fours);
         candidates.clear();
         match threat {
             Some(g) => {
@@ -301,7 +302,7 @@ impl<'a> VcfSearch<'a> {
         // A four no single stone can stop wins; a four with one stopping point forces it; a
         // four the defender may stop in several ways (caro) is no part of a VCF. Black never
         // plays a forbidden point.
-        let base = self.forcing.len();
+        let base = self.table.forcing.len();
         let mut unstoppable = None;
         for &(p, four) in &candidates {
             if !self.legal(p) {
@@ -312,21 +313,21 @@ impl<'a> VcfSearch<'a> {
                     unstoppable = Some(p);
                     break;
                 }
-                Defence::Forced(f) => self.forcing.push((p, f)),
+                Defence::Forced(f) => self.table.forcing.push((p, f)),
                 Defence::Choice(_) => self.incomplete = true,
                 Defence::NoFour => {}
             }
         }
-        self.fours = candidates;
+        self.table.fours = candidates;
         if let Some(p) = unstoppable {
-            self.forcing.truncate(base);
+            self.table.forcing.truncate(base);
             let (a, b) = finish(self.board, p, self.attacker);
             self.line.extend([b, a, p]);
             self.ending = Ending::Five;
             return Node::Win;
         }
         let result = self.try_forcing(depth, base);
-        self.forcing.truncate(base);
+        self.table.forcing.truncate(base);
         let bounded = match result {
             Node::Win => return Node::Win,
             Node::Fail { bounded } => bounded,
@@ -346,8 +347,8 @@ impl<'a> VcfSearch<'a> {
     /// searches on, with `depth` fours left at the node.
     fn try_forcing(&mut self, depth: u32, base: usize) -> Node {
         let mut bounded = false;
-        for i in base..self.forcing.len() {
-            let (p, f) = self.forcing[i];
+        for i in base..self.table.forcing.len() {
+            let (p, f) = self.table.forcing[i];
             self.board.play_unchecked(p);
             if block_forbidden(self.board, self.defender, f, &mut |_| {}) {
                 self.board.undo();
