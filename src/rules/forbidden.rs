@@ -80,24 +80,27 @@ fn quick_verdict(
 ) -> Result<Verdict, [Entry; 4]> {
     trace(p);
     let entries = [0, 1, 2, 3].map(|di| pattern(lines, di, p, Color::Black, Fives::Exact));
+    quick_verdict_of(&entries).ok_or(entries)
+}
+
+/// The verdict for a black stone whose four line entries (exact fives) are `entries`, if they
+/// tell it without the recursive double-three test.
+pub(crate) fn quick_verdict_of(entries: &[Entry; 4]) -> Option<Verdict> {
     if entries.iter().any(|e| e.five()) {
-        return Ok(Verdict::Five);
+        return Some(Verdict::Five);
     }
     if entries.iter().any(|e| e.overline()) {
-        return Ok(Verdict::Forbidden(Forbidden::Overline));
+        return Some(Verdict::Forbidden(Forbidden::Overline));
     }
     let fours: u16 = entries.iter().map(|e| e.fours()).sum();
     if fours >= 2 {
-        return Ok(Verdict::Forbidden(Forbidden::DoubleFour));
+        return Some(Verdict::Forbidden(Forbidden::DoubleFour));
     }
     let threes = entries
         .iter()
         .filter(|e| e.three_offsets().next().is_some())
         .count();
-    if threes < 2 {
-        return Ok(Verdict::Legal);
-    }
-    Err(entries)
+    (threes < 2).then_some(Verdict::Legal)
 }
 
 /// The verdict for a black stone at the empty point `p` of a board of `size`. `lines` is

@@ -6,8 +6,9 @@
 //! runs on the board directly (run counting is also the other two's cross-check in tests).
 
 use super::board::Board;
+use super::forbidden::{Verdict, quick_verdict_of};
 use super::geometry::{Color, Direction, Point};
-use super::patterns::{Fives, pattern};
+use super::patterns::{Entry, Fives, pattern};
 use super::rule::Rule;
 
 /// What a stone at a point makes: a five, or fours and their five points.
@@ -113,32 +114,14 @@ impl Board {
     /// on the points within [`Board::reach`] steps of `p` along the four lines.
     #[must_use]
     pub fn four_at(&self, p: Point, color: Color) -> Four {
-        let mut four = Four::default();
         match Fives::of(self.rules(), color) {
-            Some(fives) => {
-                for (di, d) in Direction::ALL.into_iter().enumerate() {
-                    let e = pattern(self.lines(), di, p, color, fives);
-                    if e.five() {
-                        return Four {
-                            five: true,
-                            ..Four::default()
-                        };
-                    }
-                    for offset in e.five_point_offsets() {
-                        four.add(
-                            p.step(d, offset, self.size())
-                                .expect("a five point is on the board"),
-                        );
-                    }
-                }
-            }
+            Some(fives) => self.four_of(p, |di| pattern(self.lines(), di, p, color, fives)),
             None => match self.rules().rule() {
-                Rule::Freestyle => return self.four_by_masks(p, color, false),
-                Rule::Gomoku => return self.four_by_masks(p, color, true),
-                _ => return self.four_by_runs(p, color),
+                Rule::Freestyle => self.four_by_masks(p, color, false),
+                Rule::Gomoku => self.four_by_masks(p, color, true),
+                _ => self.four_by_runs(p, color),
             },
         }
-        four
     }
 
     /// [`Board::four_at`] from whole-line masks, for freestyle (`exact` false: k or more in a
@@ -304,10 +287,15 @@ impl Board {
 
     /// [`Board::four_points`], appended to `fours`.
     pub(crate) fn four_points_into(&self, color: Color, fours: &mut Vec<(Point, Four)>) {
+        self.each_four_point(color, |p, four| fours.push((p, four)));
+    }
+
+    /// Calls `f` with each of [`Board::four_points`].
+    fn each_four_point(&self, color: Color, mut f: impl FnMut(Point, Four)) {
         let with_four = |p: Point| {
             let four = self.four_at(p, color);
             if four.five || four.count > 0 {
-                fours.push((p, four));
+                f(p, four);
             }
         };
         match Fives::of(self.rules(), color) {
@@ -317,6 +305,54 @@ impl Board {
                 .filter(|&p| self.is_empty(p))
                 .for_each(with_four),
         }
+    }
+
+    /// [`Board::four_points_into`] with each point's legality for `color` where one reading of
+    /// its lines tells it: `Some(legal)`, or `None` where only the recursive double-three test
+    /// can (Black under renju; see [`Board::is_legal_for`]).
+    pub(crate) fn four_points_legal_into(
+        &self,
+        color: Color,
+        fours: &mut Vec<(Point, Four, Option<bool>)>,
+    ) {
+        if color != Color::Black || !self.rules().has_forbidden() {
+            // Every empty point is legal.
+            self.each_four_point(color, |p, four| fours.push((p, four, Some(true))));
+            return;
+        }
+        // Renju's Black: the same four line entries tell the four and, mostly, the verdict.
+        self.crowded(color, 3, |p| {
+            let entries = [0, 1, 2, 3].map(|di| pattern(self.lines(), di, p, color, Fives::Exact));
+            let four = self.four_of(p, |di| entries[di]);
+            if four.five || four.count > 0 {
+                let legal = quick_verdict_of(&entries)
+                    .map(|verdict| !matches!(verdict, Verdict::Forbidden(_)));
+                fours.push((p, four, legal));
+            }
+        });
+    }
+
+    /// What a stone at `p` makes, from its line entries (`entry(di)` for the direction index
+    /// `di`, read in order until one makes a five; see [`Board::four_at`]).
+    #[inline(always)]
+    fn four_of(&self, p: Point, entry: impl Fn(usize) -> Entry) -> Four {
+        let mut four = Four::default();
+        for (di, d) in Direction::ALL.into_iter().enumerate() {
+            let e = entry(di);
+            if e.five() {
+                return Four {
+                    five: true,
+                    ..Four::default()
+                };
+            }
+            for offset in e.five_point_offsets() {
+                four.add(
+                    p.step(d, offset, self.size())
+                        .expect("a five point is on the board"),
+                );
+            }
+        }
+        four
     }
 
     /// Calls `f` for each empty point with at least `min` `color` stones within four points
@@ -371,6 +407,17 @@ mod tests {
                     b.is_empty(p) && (f.five || f.count > 0)
                 }).collect();
                 prop_assert_eq!(b.four_points(color).into_iter().map(|(p, _)| p).collect::<Vec<_>>(), fours);
+                // With legality: the same fours, and a legality wherever it is given that the
+                // full test confirms.
+                let mut legal = Vec::new();
+                b.four_points_legal_into(color, &mut legal);
+                let plain: Vec<_> = legal.iter().map(|&(p, four, _)| (p, four)).collect();
+                prop_assert_eq!(plain, b.four_points(color));
+                for (p, _, l) in legal {
+                    if let Some(l) = l {
+                        prop_assert_eq!(l, b.is_legal_for(p, color), "{} {}", p, color);
+                    }
+                }
             }
             for p in b.points().filter(|&p| b.is_empty(p)) {
                 for color in [Color::Black, Color::White] {

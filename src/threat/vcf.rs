@@ -43,7 +43,7 @@ pub(crate) struct VcfTable {
     cap: usize,
     /// Working space of the searches that use the table, kept from one search to the next:
     /// the attacker's fours at a node, read before the node searches deeper.
-    fours: Vec<(Point, Four)>,
+    fours: Vec<(Point, Four, Option<bool>)>,
     /// The forcing fours (and their forced replies) of every node on the current path, each
     /// node's above its parent's.
     forcing: Vec<(Point, Point)>,
@@ -291,12 +291,13 @@ impl<'a> VcfSearch<'a> {
             Some(g) => {
                 let four = self.board.four_at(g, self.attacker);
                 if four.count > 0 && !four.five {
-                    candidates.push((g, four));
+                    candidates.push((g, four, None));
                 }
             }
             None => {
-                self.board.four_points_into(self.attacker, &mut candidates);
-                candidates.retain(|(_, four)| !four.five);
+                self.board
+                    .four_points_legal_into(self.attacker, &mut candidates);
+                candidates.retain(|(_, four, _)| !four.five);
             }
         }
         // A four no single stone can stop wins; a four with one stopping point forces it; a
@@ -304,10 +305,12 @@ impl<'a> VcfSearch<'a> {
         // plays a forbidden point.
         let base = self.table.forcing.len();
         let mut unstoppable = None;
-        for &(p, four) in &candidates {
-            if !self.legal(p) {
+        for &(p, four, legal) in &candidates {
+            // Where the fours' reading did not tell, the recursive test does.
+            if !legal.unwrap_or_else(|| self.legal(p)) {
                 continue;
             }
+            debug_assert_eq!(legal.unwrap_or(true), self.legal(p));
             match self.board.defence_of(p, self.attacker, four) {
                 Defence::Unstoppable => {
                     unstoppable = Some(p);
