@@ -214,6 +214,9 @@ struct Search<'a> {
     /// Entries `table` keeps before it makes room.
     table_cap: usize,
     vcf_table: &'a mut VcfTable,
+    /// The children's keys and (pn, dn, len) of the nodes on the path, each node's above its
+    /// parent's (see [`Search::mid`]).
+    children: Vec<(u64, (u32, u32, u32))>,
     nodes: u64,
     /// The part of `nodes` added to the options' progress counter.
     published: u64,
@@ -642,6 +645,7 @@ impl<'a> Search<'a> {
             table: super::ZobristMap::default(),
             table_cap: options.table_cap(),
             vcf_table,
+            children: Vec::new(),
             nodes: 0,
             published: 0,
             stopped: false,
@@ -924,17 +928,20 @@ impl<'a> Search<'a> {
         // searched is read again. A sibling's entry can change meanwhile only through a
         // transposition, and a stale copy is just a worse estimate: proved and disproved stay
         // true.
-        let mut children: Vec<(u64, (u32, u32, u32))> = moves
-            .iter()
-            .map(|m| {
-                let k = self.board.hash_after(m.point) ^ child_depth_key;
-                (k, lookup(&self.table, m, k))
-            })
-            .collect();
-        loop {
+        // They are kept on the stack of children of the nodes on the path, this node's from
+        // `base`.
+        let base = self.children.len();
+        for m in moves.iter() {
+            let k = self.board.hash_after(m.point) ^ child_depth_key;
+            let numbers = lookup(&self.table, m, k);
+            self.children.push((k, numbers));
+        }
+        let end = self.children.len();
+        let numbers = loop {
+            let children = &self.children[base..end];
             // Proof length: the quickest proved child of an OR node, the longest of an AND node.
             let mut len = if is_or { INF } else { certificate_len };
-            for &(_, (cpn, _, clen)) in &children {
+            for &(_, (cpn, _, clen)) in children {
                 if cpn == 0 {
                     len = if is_or {
                         len.min(clen + 1)
@@ -964,15 +971,18 @@ impl<'a> Search<'a> {
                 }
             }
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.stopped {
-                return (pn, dn);
+                break (pn, dn);
             }
             let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
             let best = combined.best;
             self.board.play_unchecked(moves[best].point);
             self.mid(child_depth, c_th_pn, c_th_dn);
             self.board.undo();
-            children[best].1 = lookup(&self.table, &moves[best], children[best].0);
-        }
+            let child = &mut self.children[base + best];
+            child.1 = lookup(&self.table, &moves[best], child.0);
+        };
+        self.children.truncate(base);
+        numbers
     }
 
     /// The proof length of the child reached by `m`, if the table holds it as proved; with
