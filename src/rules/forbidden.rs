@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::geometry::{Color, Direction, Point, Size};
 use super::lines::Lines;
-use super::patterns::{Entry, Fives, pattern};
+use super::patterns::{Entry, Fives, entries};
 
 /// Why a point is forbidden for Black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ fn quick_verdict(
     trace: &mut impl FnMut(Point),
 ) -> Result<Verdict, [Entry; 4]> {
     trace(p);
-    let entries = [0, 1, 2, 3].map(|di| pattern(lines, di, p, Color::Black, Fives::Exact));
+    let entries = entries(lines, p, Color::Black, Fives::Exact);
     quick_verdict_of(&entries).ok_or(entries)
 }
 

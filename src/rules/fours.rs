@@ -8,7 +8,7 @@
 use super::board::Board;
 use super::forbidden::{Verdict, quick_verdict_of};
 use super::geometry::{Color, Direction, Point};
-use super::patterns::{Entry, Fives, pattern};
+use super::patterns::{Entry, Fives, entries, pattern};
 use super::rule::Rule;
 
 /// What a stone at a point makes: a five, or fours and their five points.
@@ -224,18 +224,18 @@ impl Board {
         }
     }
 
-    /// Whether a `color` stone at `p` makes a four (at least one five point, and no five) and
-    /// whether it makes a three in some line (see [`Board::threes_at`]): the two questions
-    /// asked of a threat candidate, from one reading of its four lines. `(false, false)` under
-    /// rules without a pattern table, where [`Board::four_at`] answers the first.
+    /// Whether a `color` stone at `p` makes a four (`four_at(p, color).count > 0`: at least one
+    /// five point, and no five) and whether it makes a three in some line
+    /// (`threes_at(p, color) > 0`): the two questions asked of a threat candidate, from one
+    /// reading of its four lines. Under rules without a pattern table there are no threes, as
+    /// in [`Board::threes_at`].
     #[must_use]
     pub fn four_and_three(&self, p: Point, color: Color) -> (bool, bool) {
         let Some(fives) = Fives::of(self.rules(), color) else {
             return (self.four_at(p, color).count > 0, false);
         };
-        let entries = [0, 1, 2, 3].map(|di| pattern(self.lines(), di, p, color, fives));
-        let five = entries.iter().any(|e| e.five());
-        let four = !five && entries.iter().any(|e| e.fours() > 0);
+        let entries = entries(self.lines(), p, color, fives);
+        let four = self.four_of(p, |di| entries[di]).count > 0;
         let three = entries.iter().any(|e| e.three_offsets().next().is_some());
         (four, three)
     }
@@ -322,7 +322,7 @@ impl Board {
         }
         // Renju's Black: the same four line entries tell the four and, mostly, the verdict.
         self.crowded(color, 3, |p| {
-            let entries = [0, 1, 2, 3].map(|di| pattern(self.lines(), di, p, color, Fives::Exact));
+            let entries = entries(self.lines(), p, color, Fives::Exact);
             let four = self.four_of(p, |di| entries[di]);
             if four.five || four.count > 0 {
                 let legal = quick_verdict_of(&entries)

@@ -240,6 +240,12 @@ pub(crate) fn pattern(lines: &Lines, di: usize, p: Point, color: Color, fives: F
     Entry(table[index])
 }
 
+/// The table entries for a `color` stone at `p` on its four lines, in direction order.
+#[inline(always)]
+pub(crate) fn entries(lines: &Lines, p: Point, color: Color, fives: Fives) -> [Entry; 4] {
+    [0, 1, 2, 3].map(|di| pattern(lines, di, p, color, fives))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

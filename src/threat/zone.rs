@@ -44,19 +44,27 @@ impl PointSet {
 /// the four lines, the centres included.
 pub(crate) fn zone(centres: &[Point], reach: u8, size: Size) -> PointSet {
     let mut set = PointSet::default();
+    add_stars(&mut set, centres, reach, size);
+    set
+}
+
+/// Adds to `set` every point within `reach` steps of one of `centres` along any line.
+fn add_stars(set: &mut PointSet, centres: &[Point], reach: u8, size: Size) {
     for &c in centres {
-        set.insert(c);
         for d in Direction::ALL {
-            for step in 1..=i32::from(reach) {
-                for sign in [-1, 1] {
-                    if let Some(q) = c.step(d, sign * step, size) {
-                        set.insert(q);
-                    }
-                }
-            }
+            add_line(set, c, d, reach, size);
         }
     }
-    set
+}
+
+/// Adds to `set` the points within `reach` steps of `c` along direction `d`, `c` included.
+fn add_line(set: &mut PointSet, c: Point, d: Direction, reach: u8, size: Size) {
+    let reach = i32::from(reach);
+    for step in -reach..=reach {
+        if let Some(q) = c.step(d, step, size) {
+            set.insert(q);
+        }
+    }
 }
 
 /// The zone a VCF `line` for `color` depends on, on the current board: every point within
@@ -168,8 +176,7 @@ pub(crate) fn sensitive_points(
     if rules.k() != 5 || rules.rule() == Rule::Caro {
         return None;
     }
-    let size = board.size();
-    let reach = i32::from(board.reach());
+    let (size, reach) = (board.size(), board.reach());
     let defender = attacker.opponent();
     let forbidden_for = |color: Color| color == Color::Black && rules.has_forbidden();
     let mut set = PointSet::default();
@@ -227,11 +234,7 @@ pub(crate) fn sensitive_points(
             .zip(board.potentials(f, defender))
         {
             if level >= 2 {
-                for step in -reach..=reach {
-                    if let Some(q) = f.step(d, step, size) {
-                        set.insert(q);
-                    }
-                }
+                add_line(&mut set, f, d, reach, size);
             }
         }
         board.play_unchecked(f);
@@ -249,10 +252,7 @@ pub(crate) fn sensitive_points(
     if !won {
         return None;
     }
-    let star = zone(&read, board.reach(), size);
-    for (word, extra) in set.0.iter_mut().zip(star.0) {
-        *word |= extra;
-    }
+    add_stars(&mut set, &read, reach, size);
     Some(set)
 }
 
@@ -322,6 +322,20 @@ mod tests {
         }
     }
 
+    /// [`assert_outside_is_harmless`] for a VCF of each colour on `position` (of at most
+    /// `max_fours` fours), where there is one: the lines checked and the replies replayed.
+    fn check_both_attackers(position: &Board, max_fours: Option<u32>) -> (usize, usize) {
+        let (mut lines, mut replies) = (0, 0);
+        for attacker in [Color::Black, Color::White] {
+            let mut board = position.clone();
+            if let Some(line) = vcf_line(&mut board, attacker, max_fours) {
+                lines += 1;
+                replies += assert_outside_is_harmless(&mut board, attacker, &line);
+            }
+        }
+        (lines, replies)
+    }
+
     /// The claim [`sensitive_points`] rests on, checked by replaying: on every quintet
     /// position and along its published solution, for a VCF of either colour.
     #[test]
@@ -351,13 +365,8 @@ mod tests {
                 positions.push(board.clone());
             }
             for position in &positions {
-                for attacker in [Color::Black, Color::White] {
-                    let mut b = position.clone();
-                    if let Some(line) = vcf_line(&mut b, attacker, None) {
-                        lines += 1;
-                        replies += assert_outside_is_harmless(&mut b, attacker, &line);
-                    }
-                }
+                let (l, r) = check_both_attackers(position, None);
+                (lines, replies) = (lines + l, replies + r);
             }
         }
         assert!(
@@ -389,12 +398,8 @@ mod tests {
                     board.put(p, color).unwrap();
                 }
             }
-            for attacker in [Color::Black, Color::White] {
-                if let Some(line) = vcf_line(&mut board, attacker, Some(6)) {
-                    lines += 1;
-                    replies += assert_outside_is_harmless(&mut board, attacker, &line);
-                }
-            }
+            let (l, r) = check_both_attackers(&board, Some(6));
+            (lines, replies) = (lines + l, replies + r);
         }
         assert!(
             lines >= 1_000 && replies >= 100_000,
