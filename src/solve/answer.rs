@@ -1,0 +1,262 @@
+//! The answer: the two searches (a win for the side to move, and for the other side) taking
+//! turns on one thread or running side by side, and their results turned into a [`Solution`]
+//! with its proof read out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Instant;
+
+use crate::proof::Proof;
+use crate::rules::Board;
+use crate::threat::{Limits, Stopped};
+
+use super::table::Table;
+use super::{
+    MAX_SLICE, PROGRESS_EVERY, Progress, Prover, Solution, SolveOptions, Verdict, extract, settled,
+};
+
+/// How the search over `tables` is going: `nodes` in all, the root's numbers.
+fn progress_of(tables: &[&Table], nodes: u64, (pn, dn): (u32, u32)) -> Progress {
+    Progress {
+        nodes,
+        pn,
+        dn,
+        tt_entries: tables.iter().map(|t| t.len()).sum(),
+        tt_bytes: tables.iter().map(|t| t.total_bytes()).sum(),
+        tt_bound: tables.iter().map(|t| t.bound()).sum(),
+    }
+}
+
+/// Proves the position won, lost (or, with `full_width`, drawn) for the side to move.
+/// `progress` is called now and then while the search runs.
+#[must_use]
+pub fn solve(
+    board: &Board,
+    options: &SolveOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Solution {
+    let to_move = board.to_move();
+    if let Some(solution) = decided(board) {
+        return solution;
+    }
+    let threads = options.threads.unwrap_or(1).max(1);
+    let searched = Arc::new(AtomicU64::new(0));
+    // A proof found within the limits is read out within a quarter more (see `proved`).
+    let read_out = options.limits.with_read_out_grace(Instant::now());
+    let mut win = Prover::new(
+        board,
+        to_move,
+        options,
+        2,
+        (threads.div_ceil(2), threads),
+        &searched,
+    );
+    let loss_threads = ((threads / 2).max(1), threads);
+    let mut loss = Prover::new(
+        board,
+        to_move.opponent(),
+        options,
+        2,
+        loss_threads,
+        &searched,
+    );
+    let outcome = if threads == 1 {
+        take_turns(&mut win, &mut loss, progress)
+    } else {
+        side_by_side(&mut win, &mut loss, progress)
+    };
+    match outcome {
+        Err(Stopped) => unknown(&win, &loss, "stopped by a limit before a proof"),
+        Ok(Some(true)) => proved(win, Verdict::Win, &loss, board, &read_out),
+        Ok(Some(false)) => proved(loss, Verdict::Loss, &win, board, &read_out),
+        Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
+        Ok(None) => unknown(
+            &win,
+            &loss,
+            "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing",
+        ),
+    }
+}
+
+/// What the two searches settled: `Some(true)` the side to move wins, `Some(false)` it loses,
+/// `None` both wins are disproved.
+type Outcome = Result<Option<bool>, Stopped>;
+
+/// What the two searches' results mean. `None` for a search not settled (yet).
+fn outcome(win: Option<bool>, loss: Option<bool>) -> Option<Option<bool>> {
+    match (win, loss) {
+        (Some(true), _) => Some(Some(true)),
+        (_, Some(true)) => Some(Some(false)),
+        (Some(false), Some(false)) => Some(None),
+        // Full width: a disproved win for the side to move is exact, so the other search
+        // decides between a loss and a draw; keep going.
+        _ => None,
+    }
+}
+
+/// One thread: the two searches take turns, each round twice as long as the last, so the
+/// node counts are deterministic.
+fn take_turns<'a>(
+    win: &mut Prover<'a>,
+    loss: &mut Prover<'a>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let mut results = [None, None];
+    let mut slice = 4096u64;
+    loop {
+        for (prover, done) in [&mut *win, &mut *loss].into_iter().zip(&mut results) {
+            if done.is_some() {
+                continue;
+            }
+            let (pn, dn) = prover.round(slice);
+            progress(&progress_of(&[&prover.table], prover.searched(), (pn, dn)));
+            *done = settled(pn, dn);
+        }
+        if let Some(decided) = outcome(results[0], results[1]) {
+            return Ok(decided);
+        }
+        if win.exhausted() || loss.exhausted() {
+            return Err(Stopped);
+        }
+        slice = slice.saturating_mul(2).min(MAX_SLICE);
+    }
+}
+
+/// More threads: the two searches run at once, each on its share of the threads; the first
+/// proof calls the other off. This thread reports progress meanwhile.
+fn side_by_side<'a>(
+    win: &mut Prover<'a>,
+    loss: &mut Prover<'a>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let tables = [win.table.clone(), loss.table.clone()];
+    let key = win.board.canonical().key;
+    let searched = win.searched.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut results = [None, None];
+    let spare = Arc::new(AtomicUsize::new(0));
+    win.spare = Some(spare.clone());
+    loss.spare = Some(spare.clone());
+    std::thread::scope(|scope| {
+        for (i, prover) in [&mut *win, &mut *loss].into_iter().enumerate() {
+            let (tx, other, spare) = (tx.clone(), tables[1 - i].clone(), spare.clone());
+            scope.spawn(move || {
+                let result = prover.settle();
+                if result == Some(true) {
+                    other.cancel();
+                } else {
+                    // Disproved (or stopped): the other search may take these threads.
+                    spare.fetch_add(1 + prover.helpers.len(), Ordering::Relaxed);
+                }
+                // The receiver outlives the scope's threads.
+                let _ = tx.send((i, result));
+            });
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(PROGRESS_EVERY) {
+                Ok((i, result)) => results[i] = result,
+                Err(RecvTimeoutError::Timeout) => {
+                    let root = tables[0].numbers(key).unwrap_or((1, 1));
+                    let nodes = searched.load(Ordering::Relaxed);
+                    progress(&progress_of(&[&tables[0], &tables[1]], nodes, root));
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    outcome(results[0], results[1]).ok_or(Stopped)
+}
+
+fn decided(board: &Board) -> Option<Solution> {
+    let fives = board.fives();
+    let five = fives.first()?;
+    let verdict = if five.color == board.to_move() {
+        Verdict::Win
+    } else {
+        Verdict::Loss
+    };
+    Some(Solution {
+        verdict,
+        best_move: None,
+        pv: Vec::new(),
+        nodes: 0,
+        tt_entries: 0,
+        proof: Some(Proof::decided(board, five.color)),
+        note: None,
+    })
+}
+
+fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
+    let note = if win.table.is_full() || loss.table.is_full() {
+        "the table bound (--memory) was reached"
+    } else {
+        why
+    };
+    without_proof(Verdict::Unknown, win, loss, Some(note))
+}
+
+/// An answer with no proof tree (a draw, or unknown), with both searches' statistics.
+fn without_proof(
+    verdict: Verdict,
+    win: &Prover<'_>,
+    loss: &Prover<'_>,
+    note: Option<&'static str>,
+) -> Solution {
+    Solution {
+        verdict,
+        best_move: None,
+        pv: Vec::new(),
+        nodes: win.searched(),
+        tt_entries: win.table.len() + loss.table.len(),
+        proof: None,
+        note,
+    }
+}
+
+/// The solution for a root `prover` proved. Reading its proof out of the table may search
+/// again what the table lost; it runs within `read_out` (the solve's limits with a grace), so
+/// that a proof found just before the limit is not lost to its read-out.
+pub(super) fn proved<'a>(
+    mut prover: Prover<'a>,
+    verdict: Verdict,
+    other: &Prover<'_>,
+    root: &Board,
+    read_out: &'a Limits,
+) -> Solution {
+    // Every search step takes back what it plays, so the prover is at the root again; a proof
+    // read out of any other position (another side to move) would answer another question.
+    let back = prover.board.hash() == root.hash() && prover.board.moves() == root.moves();
+    debug_assert!(back, "the search left the root");
+    if !back {
+        return unknown(
+            &prover,
+            other,
+            "internal error: the search did not come back to the position asked (please report)",
+        );
+    }
+    prover.limits = read_out;
+    prover.stopped = false;
+    let proof = match extract::extract(&mut prover) {
+        Ok(proof) => proof,
+        Err(Stopped) => {
+            return unknown(
+                &prover,
+                other,
+                "the proof was found but could not be rebuilt within the limits",
+            );
+        }
+    };
+    let pv = proof.principal_line();
+    let best_move = proof.root_move();
+    Solution {
+        verdict,
+        best_move,
+        pv,
+        nodes: prover.searched(),
+        tt_entries: prover.table.len() + other.table.len(),
+        proof: Some(proof),
+        note: None,
+    }
+}

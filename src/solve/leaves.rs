@@ -1,0 +1,175 @@
+//! VCT leaves and simulation: the attacker's VCT within a budget (at the root, in rounds that
+//! go on from each other), null-move simulation at AND nodes, and proofs one reply lends to its
+//! siblings.
+
+use std::sync::Arc;
+
+use crate::threat::{Limits, Stopped, VctOptions, VctTable, VctTree, prove_vct};
+
+use super::{BORROWED_BYTES, Entry, Move, Prover, TREE_NODE_BYTES, VCT_THREAT_FOURS};
+
+impl<'a> Prover<'a> {
+    /// The attacker's VCT (the attacker to move): whether it wins, and with `tree`, its
+    /// proof. Below the root it is searched within the per-node budget, which depends only on
+    /// the position, so a proof can be rebuilt the way it was found. At the root it is the
+    /// proof [`Prover::root_vct_round`] found, if any.
+    pub(super) fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<VctTree>), Stopped> {
+        if self.at_root() {
+            let found = self.root_vct_tree.as_ref();
+            return Ok((found.is_some(), found.filter(|_| tree).cloned()));
+        }
+        self.vct_within(self.vct_nodes, false, tree)
+            .map(|(won, tree, _)| (won, tree))
+    }
+
+    /// One round of the root's VCT search, `budget` more nodes from where the last round
+    /// stopped; a win proves the root, and its proof tree is kept for the proof.
+    pub(super) fn root_vct_round(&mut self, budget: u64) {
+        if !self.root_vct_open {
+            return;
+        }
+        match self.vct_within(budget, true, true) {
+            Ok((true, Some(tree), _)) => {
+                self.root_vct_open = false;
+                self.root_vct_tree = Some(tree);
+                self.root_vct = VctTable::default();
+                let key = self.board.canonical().key;
+                self.store(key, Entry::PROVED);
+            }
+            // No VCT at all: a larger budget would not find one.
+            Ok((false, _, true)) => {
+                self.root_vct_open = false;
+                self.root_vct = VctTable::default();
+            }
+            // Not yet, or won but the tree not rebuilt within the budget: the next round goes
+            // on.
+            Ok(_) => {}
+            Err(Stopped) => self.stopped = true,
+        }
+    }
+
+    /// The attacker's VCT within `budget` nodes: whether it wins, its proof (with `tree`),
+    /// and whether the threat space was searched to the end without a win. With `resume`, the
+    /// root's search goes on from its last round; otherwise a fresh search starts.
+    pub(super) fn vct_within(
+        &mut self,
+        mut budget: u64,
+        resume: bool,
+        tree: bool,
+    ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
+        if let Some(n) = self.limits.nodes {
+            budget = budget.min(n.saturating_sub(self.searched()));
+        }
+        if budget == 0 {
+            return Ok((false, None, false));
+        }
+        let options = VctOptions {
+            max_depth: None,
+            threat_fours: Some(VCT_THREAT_FOURS),
+            limits: Limits {
+                nodes: Some(budget),
+                ..self.limits.clone()
+            },
+            table_entries: Some(self.vct_entries),
+            // Bounded by `table_entries` and the VCF table passed in.
+            memory_mb: None,
+            threads: None,
+            progress: None,
+        };
+        let mut fresh = VctTable::default();
+        let table = if resume {
+            &mut self.root_vct
+        } else {
+            &mut fresh
+        };
+        let found = prove_vct(
+            &self.board,
+            self.attacker,
+            &options,
+            &mut self.vcf_table,
+            table,
+            tree,
+        );
+        self.count(found.nodes);
+        if self.limit_reached() {
+            return Err(Stopped);
+        }
+        Ok((found.won, found.tree, found.exhausted))
+    }
+
+    /// Null-move simulation at an AND node without a certificate: if the attacker has a VCT
+    /// (within the leaf budget) were the defender to pass, its tree is tried on every reply,
+    /// and each reply where it holds is proved by it (the tree lent to that child, as in
+    /// [`Self::simulate`]). The attacker's quiet move is then a threat in the VCT sense, and
+    /// only the replies that stop that VCT are left to search.
+    pub(super) fn pass_vct(&mut self, replies: &[Move]) -> Result<(), Stopped> {
+        let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
+            return Ok(());
+        };
+        let keys: Vec<u64> = replies.iter().map(|m| self.key_after(m.point)).collect();
+        self.simulate(&Arc::new(tree), replies, &keys);
+        Ok(())
+    }
+
+    /// A proof of the current (proved) attacker node that its siblings may borrow: one
+    /// borrowed itself, or the VCT within the node's budget. `None` if the node was proved
+    /// some other way, or the search was stopped.
+    pub(super) fn proof_to_lend(&mut self) -> Option<Arc<VctTree>> {
+        if let Some(tree) = self.borrowed_here() {
+            return Some(tree);
+        }
+        match self.find_vct(true) {
+            Ok((true, Some(tree))) => Some(Arc::new(tree)),
+            Ok(_) => None,
+            Err(Stopped) => {
+                self.stopped = true;
+                None
+            }
+        }
+    }
+
+    /// The borrowed proof of the current position, mapped into the board's frame, if there is
+    /// one and it holds.
+    pub(super) fn borrowed_here(&mut self) -> Option<Arc<VctTree>> {
+        let canonical = self.board.canonical();
+        let (tree, frame) = self.table.borrowed(canonical.key)?;
+        let tree = if frame == canonical.symmetry {
+            tree
+        } else {
+            // Found in `frame`; this board is in `canonical.symmetry`. Through the canonical
+            // frame: p -> frame(p) -> canonical.symmetry⁻¹(frame(p)).
+            let size = self.board.size();
+            let back = canonical.symmetry.inverse();
+            Arc::new(tree.map(|p| back.apply(frame.apply(p, size), size)))
+        };
+        let attacker = self.attacker;
+        tree.holds(&mut self.board, attacker).then_some(tree)
+    }
+
+    /// Simulation: tries a sibling's proof `tree` on the other replies of the current AND
+    /// node, and marks proved every child where it holds on the board as it is.
+    pub(super) fn simulate(&mut self, tree: &Arc<VctTree>, moves: &[Move], child_keys: &[u64]) {
+        let attacker = self.attacker;
+        // A tree no entry shares yet is counted once, when it is first lent.
+        let mut tree_bytes = if Arc::strong_count(tree) == 1 {
+            tree.nodes.len() * TREE_NODE_BYTES
+        } else {
+            0
+        };
+        for (m, &key) in moves.iter().zip(child_keys) {
+            if self.table.settled(key) {
+                continue;
+            }
+            self.board.play_unchecked(m.point);
+            if tree.holds(&mut self.board, attacker) {
+                let frame = self.board.canonical().symmetry;
+                let bytes = BORROWED_BYTES + tree_bytes;
+                if self.table.lend(key, tree.clone(), frame, bytes) {
+                    tree_bytes = 0;
+                }
+                self.store(key, Entry::PROVED);
+            }
+            self.board.undo();
+        }
+    }
+}

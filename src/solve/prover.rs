@@ -1,0 +1,181 @@
+//! A prover's set-up and its small tools: building the main worker and its helpers, counting
+//! nodes against the limits, and the table and board operations the rest of the search uses.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::dfpn::Sum;
+use crate::rules::{Board, Color, Point};
+use crate::threat::{Line, Stopped, VcfSearch, VcfTable, VctTable};
+
+use super::table::{Stored, Table};
+use super::{DEFAULT_MEMORY_MB, DEFAULT_VCT_NODES, Entry, Prover, SolveOptions, VCT_ENTRY_BYTES};
+
+impl<'a> Prover<'a> {
+    /// The main worker of a search for `attacker`, with `threads - 1` helpers, in `1 / share`
+    /// of the memory bound. The VCF and VCT shares are split as if all of `most` threads (the
+    /// solve's) worked on this search, since threads the other search is done with join it.
+    pub(super) fn new(
+        board: &Board,
+        attacker: Color,
+        options: &'a SolveOptions,
+        share: usize,
+        (threads, most): (usize, usize),
+        searched: &Arc<AtomicU64>,
+    ) -> Self {
+        let bound =
+            crate::threat::mebibytes(options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)) / share;
+        let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
+        // Half the share for the shared proof table; a quarter for the VCF tables, one per
+        // thread; a quarter for the VCT searches: a helper's are leaf searches of a bounded
+        // number of nodes, and the main thread's root VCT rounds take the rest (they need
+        // about a million entries on the larger quintet positions).
+        let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
+        let helper_vct = usize::try_from(vct_nodes.saturating_mul(4))
+            .unwrap_or(usize::MAX)
+            .clamp(1024, (vct_share / most).max(1024));
+        let mut main = Prover {
+            board: board.clone(),
+            attacker,
+            full_width: options.full_width,
+            limits: &options.limits,
+            root_stones: board.moves().len(),
+            vct_nodes,
+            root_vct_open: board.to_move() == attacker && vct_nodes > 0,
+            root_vct: VctTable::default(),
+            root_vct_tree: None,
+            table: Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1)),
+            vct_entries: vct_share.saturating_sub((most - 1) * helper_vct).max(1024),
+            vcf_bytes: bound / 4 / most,
+            vcf_table: VcfTable::within_bytes(bound / 4 / most),
+            helper_vct,
+            nodes: 0,
+            budget: u64::MAX,
+            stopped: false,
+            sum: if options.full_width {
+                Sum::Weak
+            } else {
+                Sum::Plain
+            },
+            helpers: Vec::new(),
+            searched: searched.clone(),
+            spare: None,
+        };
+        main.helpers = (1..threads).map(|_| main.helper()).collect();
+        main
+    }
+
+    /// A helper for this (main) worker's search, at the root.
+    pub(super) fn helper(&self) -> Prover<'a> {
+        Prover {
+            board: self.board.clone(),
+            attacker: self.attacker,
+            full_width: self.full_width,
+            limits: self.limits,
+            root_stones: self.root_stones,
+            vct_nodes: self.vct_nodes,
+            root_vct_open: false,
+            root_vct: VctTable::default(),
+            root_vct_tree: None,
+            table: self.table.clone(),
+            vct_entries: self.helper_vct,
+            vcf_bytes: self.vcf_bytes,
+            vcf_table: VcfTable::within_bytes(self.vcf_bytes),
+            helper_vct: self.helper_vct,
+            nodes: 0,
+            budget: u64::MAX,
+            stopped: false,
+            sum: self.sum,
+            helpers: Vec::new(),
+            searched: self.searched.clone(),
+            spare: None,
+        }
+    }
+
+    /// Takes the threads the other search is done with, if any, as helpers.
+    pub(super) fn take_spare_threads(&mut self) {
+        let Some(spare) = &self.spare else { return };
+        let n = spare.swap(0, Ordering::Relaxed);
+        if n > 0 {
+            self.table.set_parallel();
+            for _ in 0..n {
+                let helper = self.helper();
+                self.helpers.push(helper);
+            }
+        }
+    }
+
+    /// Counts `n` nodes searched by this worker; the limits see every thread's, of both
+    /// searches.
+    pub(super) fn count(&mut self, n: u64) {
+        self.nodes += n;
+        self.searched.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Nodes searched by every thread of both searches.
+    pub(super) fn searched(&self) -> u64 {
+        self.searched.load(Ordering::Relaxed)
+    }
+
+    /// Whether a limit is reached, counting every thread's nodes in both searches.
+    pub(super) fn limit_reached(&self) -> bool {
+        self.limits.reached(self.searched())
+    }
+
+    /// Whether the board is at the search's root (where the root's VCT rounds stand in for the
+    /// leaf budget).
+    pub(super) fn at_root(&self) -> bool {
+        self.board.moves().len() == self.root_stones
+    }
+
+    pub(super) fn defender(&self) -> Color {
+        self.attacker.opponent()
+    }
+
+    pub(super) fn is_or(&self) -> bool {
+        self.board.to_move() == self.attacker
+    }
+
+    pub(super) fn legal_moves(&self, color: Color) -> Vec<Point> {
+        self.board
+            .points()
+            .filter(|&p| self.board.is_legal_for(p, color))
+            .collect()
+    }
+
+    /// A VCF for `color`, as if it were to move (the side to move is restored).
+    pub(super) fn find_vcf(
+        &mut self,
+        color: Color,
+        max_fours: u32,
+    ) -> Result<Option<Line>, Stopped> {
+        let to_move = self.board.to_move();
+        self.board.set_to_move(color);
+        let mut search = VcfSearch::new(&mut self.board, color, self.limits, &mut self.vcf_table);
+        let result = search.run(max_fours);
+        let searched = search.nodes;
+        self.count(searched);
+        self.board.set_to_move(to_move);
+        result.map(|(line, _)| line)
+    }
+
+    /// The canonical key of the position after `m`.
+    pub(super) fn key_after(&mut self, m: Point) -> u64 {
+        self.board.play_unchecked(m);
+        let key = self.board.canonical().key;
+        self.board.undo();
+        key
+    }
+
+    pub(super) fn store(&mut self, key: u64, entry: Entry) {
+        if self.table.store(key, entry) == Stored::Full {
+            self.stopped = true;
+        }
+    }
+
+    /// Drops the current node's entry, so that it is searched again.
+    pub(super) fn forget(&mut self) {
+        let key = self.board.canonical().key;
+        self.table.remove(key);
+    }
+}

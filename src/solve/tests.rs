@@ -1,0 +1,157 @@
+//! Unit tests of the search's parts: read-out, expansion and null-move simulation.
+
+use super::*;
+use std::time::Instant;
+
+use super::answer::proved;
+use crate::notation::{PositionOptions, parse_position};
+
+/// A position from its text, with `to_move`.
+pub(in crate::solve) fn position(text: &str, to_move: Color) -> Board {
+    let options = PositionOptions {
+        to_move: Some(to_move),
+        ..PositionOptions::default()
+    };
+    parse_position(text, &options).unwrap()
+}
+
+/// quintet's `test_vct_black` (`data/examples/vct.txt`): Black's VCT of about 5,000 nodes,
+/// starting at f10, and no Black VCF.
+pub(in crate::solve) fn vct_example(to_move: Color) -> Board {
+    position(include_str!("../../data/examples/vct.txt"), to_move)
+}
+
+/// The main prover of a search for `attacker`, on one thread.
+pub(in crate::solve) fn prover<'a>(
+    board: &Board,
+    attacker: Color,
+    options: &'a SolveOptions,
+) -> Prover<'a> {
+    Prover::new(
+        board,
+        attacker,
+        options,
+        2,
+        (1, 1),
+        &Arc::new(AtomicU64::new(0)),
+    )
+}
+
+/// Options whose leaf budget (200 nodes) misses [`vct_example`]'s VCT (about 5,000 nodes),
+/// within `limits`.
+pub(in crate::solve) fn small_leaf_budget(limits: Limits) -> SolveOptions {
+    SolveOptions {
+        vct_nodes: Some(200),
+        limits,
+        ..SolveOptions::default()
+    }
+}
+
+/// [`prover`], as if its position stood below the root, where the leaf budget applies
+/// (at the root the root's VCT rounds stand in for it).
+pub(in crate::solve) fn prover_below_root<'a>(
+    board: &Board,
+    attacker: Color,
+    options: &'a SolveOptions,
+) -> Prover<'a> {
+    let mut p = prover(board, attacker, options);
+    p.root_stones = usize::MAX;
+    p
+}
+
+/// A proof found just as the node budget runs out is still read out, within the grace of
+/// a quarter more: here the read-out must find a VCT again (about 5,000 nodes), and the
+/// search has used all of its 40,000.
+#[test]
+fn a_proof_found_at_the_limit_is_read_out_within_the_grace() {
+    let board = vct_example(Color::Black);
+    let options = small_leaf_budget(Limits {
+        nodes: Some(40_000),
+        ..Limits::default()
+    });
+    let read_out = |grace: bool| {
+        // The read-out must search for the VCT again, and the search has used up the
+        // budget proving it.
+        let mut p = prover_below_root(&board, Color::Black, &options);
+        let other = prover(&board, Color::White, &options);
+        let key = p.board.canonical().key;
+        p.store(key, Entry::PROVED);
+        p.count(40_000);
+        assert!(p.limit_reached());
+        let limits = if grace {
+            options.limits.with_read_out_grace(Instant::now())
+        } else {
+            options.limits.clone()
+        };
+        proved(p, Verdict::Win, &other, &board, &limits)
+    };
+    let without = read_out(false);
+    assert_eq!(without.verdict, Verdict::Unknown);
+    assert!(
+        without
+            .note
+            .is_some_and(|n| n.contains("could not be rebuilt"))
+    );
+    let with = read_out(true);
+    assert_eq!(with.verdict, Verdict::Win);
+    assert!(with.proof.is_some());
+}
+
+/// A position whose side to move is given against the moves (the last stone is the side
+/// to move's own): judging the attacker's last move at the AND root must not touch the
+/// board. An earlier version took that stone back and played it again for the side to
+/// move then, handing the move to Black, and `solve` claimed White lost.
+#[test]
+fn expanding_a_root_given_its_side_to_move_leaves_the_board_as_it_was() {
+    let board = position("h8 a1 j8 a15", Color::White);
+    let options = SolveOptions::default();
+    let mut p = prover(&board, Color::Black, &options);
+    assert!(!p.is_or());
+    assert!(matches!(p.expand(), Ok(Expansion::Moves(_))));
+    assert_eq!(p.board.to_move(), Color::White);
+    assert_eq!(p.board.hash(), board.hash());
+    assert_eq!(p.board.moves(), board.moves());
+}
+
+/// An AND node whose attacker has a VCT were the defender to pass: expanding it proves
+/// every reply where that VCT still holds (each with the tree lent to it, as the proof
+/// read out will show), and leaves the replies that stop it to the search.
+#[test]
+fn a_threatened_vct_proves_the_replies_that_do_not_stop_it() {
+    // White to move: Black's VCT were White to pass starts at f10.
+    let board = vct_example(Color::White);
+    let options = SolveOptions {
+        vct_nodes: Some(20_000),
+        ..SolveOptions::default()
+    };
+    let mut p = prover(&board, Color::Black, &options);
+    assert!(p.certificate().unwrap().is_none());
+    let Ok(Expansion::Moves(replies)) = p.expand() else {
+        panic!("White has replies to search");
+    };
+    let proved: Vec<Point> = replies
+        .iter()
+        .map(|m| m.point)
+        .filter(|&r| {
+            let key = p.key_after(r);
+            p.table.proved(key)
+        })
+        .collect();
+    assert!(
+        proved.len() > replies.len() / 2,
+        "{} of {}",
+        proved.len(),
+        replies.len()
+    );
+    assert!(proved.len() < replies.len());
+    let f10: Point = "f10".parse().unwrap();
+    assert!(!proved.contains(&f10), "the VCT's first point stops it");
+    for &r in &proved {
+        p.board.play_unchecked(r);
+        assert!(
+            p.borrowed_here().is_some(),
+            "{r}: its proof is lent and holds"
+        );
+        p.board.undo();
+    }
+}
