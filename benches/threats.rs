@@ -2,7 +2,7 @@
 //! `tests/data/threats/`): every VCF case, and the VCT cases with quintet's own length and
 //! threat limits. Each bench asserts its result inside the timed loop.
 //!
-//! `vct_threads` runs the cases of the speed goal on 1 and 2 threads.
+//! `vct_threads` runs the cases of the speed goal (`BENCHMARKS.md`) on 1 and 2 threads.
 //!
 //! `bench_vct_small_but_long` and `bench_vct_unstable` take tens of seconds a run; they are
 //! measured only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which
@@ -101,7 +101,7 @@ fn vct_cases(c: &mut Criterion) {
     group.finish();
 }
 
-/// The four VCT cases of the goal on 1 and 2 threads (`vct_threads/CASE/N`): on more
+/// The four VCT cases of the speed goal on 1 and 2 threads (`vct_threads/CASE/N`): on more
 /// threads, narrower searches run beside the asked one. The heavy two need `RENJU_HEAVY_BENCH`.
 fn vct_threads(c: &mut Criterion) {
     let heavy = std::env::var_os("RENJU_HEAVY_BENCH").is_some();

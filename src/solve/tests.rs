@@ -99,8 +99,8 @@ fn a_proof_found_at_the_limit_is_read_out_within_the_grace() {
 
 /// A position whose side to move is given against the moves (the last stone is the side
 /// to move's own): judging the attacker's last move at the AND root must not touch the
-/// board. An earlier version took that stone back and played it again for the side to
-/// move then, handing the move to Black, and `solve` claimed White lost.
+/// board. Taking that stone back and playing it again would hand the move to Black, and
+/// `solve` would then claim White lost.
 #[test]
 fn expanding_a_root_given_its_side_to_move_leaves_the_board_as_it_was() {
     let board = position("h8 a1 j8 a15", Color::White);

@@ -16,7 +16,7 @@ pub struct Rung {
     pub from: String,
     /// The stones removed: an attacker stone, then possibly a defender stone.
     pub taken_back: Vec<String>,
-    /// Our verdict: `win`, `loss`, or `unknown` where none is proved yet.
+    /// The expected verdict: `win`, `loss`, or `unknown` where none is proved yet.
     pub expect: String,
     /// Seconds or more to prove: a bench only with `RENJU_HEAVY_BENCH=1`, not a test.
     pub heavy: bool,

@@ -147,9 +147,9 @@ fn quintet_vct_positions_are_won_and_lost() {
 }
 
 /// A proof lent by a sibling reply (simulation) is written out with the replies forced on
-/// this board, not the sibling's. In this position (found by an independent reviewer's random
-/// positions) the proof used to list White's forced reply m11 in VCF lines where m11 was
-/// taken and White's block was m6.
+/// this board, not the sibling's. In this position (found among random positions) a proof
+/// written with the sibling's lines would list White's forced reply m11 in VCF lines where m11
+/// is taken and White's block is m6.
 #[test]
 fn lent_proofs_show_the_replies_played() {
     let board = diagram(
