@@ -7,6 +7,7 @@ use super::encoding::{RawTexts, decode_texts};
 use super::error::damaged;
 use super::{CENTRE, Damage, Encoding, HEADER_LEN, Library, MAGIC, MoveNode, RenlibError};
 use super::{VERSION, Version, flag, point_of};
+use crate::rules::Point;
 
 /// A sibling announced and not yet reached.
 struct Pending {
@@ -36,124 +37,216 @@ struct Pending {
 /// the byte offset and what is wrong there.
 pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Library, RenlibError> {
     let (version, body) = header(bytes)?;
-    let mut library = Library {
-        version,
-        encoding,
-        nodes: vec![MoveNode::new(None, None)],
-    };
-    let mut raw: Vec<RawTexts> = vec![RawTexts::default()];
-    // path[d] is the node at depth d of the line being read.
-    let mut path = vec![Library::ROOT];
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut any_line_ended = false;
-    let mut tree_ended: Option<usize> = None;
-    // The last record, if it did not end its line; the sibling its line end was owed, if
-    // the file must hold one.
-    let (mut unfinished, mut owed_by_last) = (None, None);
-    let mut at = body;
-    while at < bytes.len() {
-        let start = at;
-        if bytes.len() - at == 1 && tree_ended.is_some() {
-            // RenLib reads records in pairs and ignores an odd last byte.
-            break;
+    let mut reader = Reader::new(bytes, body, version, encoding);
+    while reader.has_record() {
+        reader.record()?;
+    }
+    reader.check_end()?;
+    let Reader {
+        mut library, raw, ..
+    } = reader;
+    library.encoding = decode_texts(&mut library, raw, encoding);
+    Ok(library)
+}
+
+/// The state of [`read`] between two records: the tree so far, and where the records are in
+/// it.
+struct Reader<'a> {
+    /// The whole file.
+    bytes: &'a [u8],
+    /// The offset of the first record.
+    body: usize,
+    /// The offset of the next record.
+    at: usize,
+    /// The nodes read, their texts not yet decoded.
+    library: Library,
+    /// Each node's texts as read, by node.
+    raw: Vec<RawTexts>,
+    /// `path[d]` is the node at depth d of the line being read.
+    path: Vec<usize>,
+    /// The siblings announced and not yet reached, the latest last.
+    pending: Vec<Pending>,
+    /// Whether a line has ended.
+    any_line_ended: bool,
+    /// The offset of the record that ended the tree, if one did.
+    tree_ended: Option<usize>,
+    /// The last record, if it did not end its line.
+    unfinished: Option<usize>,
+    /// The sibling the last line end was owed, if the file must hold one.
+    owed_by_last: Option<usize>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the first record, `body`, with only the root read.
+    fn new(
+        bytes: &'a [u8],
+        body: usize,
+        version: Option<Version>,
+        encoding: Encoding,
+    ) -> Reader<'a> {
+        Reader {
+            bytes,
+            body,
+            at: body,
+            library: Library {
+                version,
+                encoding,
+                nodes: vec![MoveNode::new(None, None)],
+            },
+            raw: vec![RawTexts::default()],
+            path: vec![Library::ROOT],
+            pending: Vec::new(),
+            any_line_ended: false,
+            tree_ended: None,
+            unfinished: None,
+            owed_by_last: None,
         }
-        let [pos, flags] =
-            take2(bytes, &mut at).ok_or_else(|| damaged(start, Damage::TruncatedRecord))?;
-        let mut board_text = false;
-        if flags & flag::EXTENSION != 0 {
-            let ext = at;
-            let [_, info] =
-                take2(bytes, &mut at).ok_or_else(|| damaged(ext, Damage::TruncatedExtension))?;
-            board_text = info & flag::BOARD_TEXT != 0;
-        }
+    }
+
+    /// Whether a record is left to read.
+    fn has_record(&self) -> bool {
+        let left = self.bytes.len() - self.at;
+        // RenLib reads records in pairs and ignores an odd last byte.
+        left > 1 || (left == 1 && self.tree_ended.is_none())
+    }
+
+    /// Reads the record at `at` with its texts, puts its node in the tree, and follows the
+    /// sibling it announces and the line it ends.
+    fn record(&mut self) -> Result<(), RenlibError> {
+        let start = self.at;
+        let (pos, flags, board_text) = self.take_record()?;
         let point = point_of(pos).map_err(|d| damaged(start, d))?;
-        let is_root = start == body && pos == 0;
+        let is_root = start == self.body && pos == 0;
         let id = if is_root {
             Library::ROOT
         } else {
-            if let Some(end) = tree_ended {
-                return Err(damaged(start, Damage::AfterEnd { end }));
-            }
-            let parent = *path.last().expect("the path holds the root");
-            let id = library.child_on(parent, point);
-            if id == raw.len() {
-                raw.push(RawTexts::default());
-                library.nodes[id].is_move = false;
-            }
-            path.push(id);
-            id
+            self.node_on(start, point)?
         };
-        let node = &mut library.nodes[id];
+        self.add_flags(id, flags);
+        self.read_texts(id, flags, board_text)?;
+        if flags & flag::SIBLING != 0 {
+            if is_root {
+                return Err(damaged(start, Damage::RootSibling));
+            }
+            self.pending.push(Pending {
+                depth: self.path.len() - 1,
+                offset: start,
+                leading: !self.any_line_ended,
+            });
+        }
+        // RenLib writes no line end on the root; one there is ignored, as RenLib does.
+        if !is_root {
+            self.follow_line(start, flags);
+        }
+        Ok(())
+    }
+
+    /// The record's move byte and flags, and whether its extension bytes announce a board
+    /// text.
+    fn take_record(&mut self) -> Result<(u8, u8, bool), RenlibError> {
+        let start = self.at;
+        let [pos, flags] = take2(self.bytes, &mut self.at)
+            .ok_or_else(|| damaged(start, Damage::TruncatedRecord))?;
+        let mut board_text = false;
+        if flags & flag::EXTENSION != 0 {
+            let ext = self.at;
+            let [_, info] = take2(self.bytes, &mut self.at)
+                .ok_or_else(|| damaged(ext, Damage::TruncatedExtension))?;
+            board_text = info & flag::BOARD_TEXT != 0;
+        }
+        Ok((pos, flags, board_text))
+    }
+
+    /// The node of the record at `start` on `point`, below the line read so far: a child
+    /// read before on the same point, or a new one (no move until its flags say so).
+    fn node_on(&mut self, start: usize, point: Option<Point>) -> Result<usize, RenlibError> {
+        if let Some(end) = self.tree_ended {
+            return Err(damaged(start, Damage::AfterEnd { end }));
+        }
+        let parent = *self.path.last().expect("the path holds the root");
+        let id = self.library.child_on(parent, point);
+        if id == self.raw.len() {
+            self.raw.push(RawTexts::default());
+            self.library.nodes[id].is_move = false;
+        }
+        self.path.push(id);
+        Ok(id)
+    }
+
+    /// Adds the record's move, mark and start flags to node `id`'s.
+    fn add_flags(&mut self, id: usize, flags: u8) {
+        let node = &mut self.library.nodes[id];
         node.is_move |= flags & flag::NO_MOVE == 0;
         node.mark |= flags & flag::MARK != 0;
         node.start |= flags & flag::START != 0;
-        let texts = &mut raw[id];
+    }
+
+    /// Reads the record's comment (old-style or not) and board text; node `id` keeps the
+    /// first of each it was given.
+    fn read_texts(&mut self, id: usize, flags: u8, board_text: bool) -> Result<(), RenlibError> {
+        let texts = &mut self.raw[id];
         if flags & flag::OLD_COMMENT != 0 {
-            let text = read_old_comment(bytes, &mut at)?;
+            let text = read_old_comment(self.bytes, &mut self.at)?;
             texts.old_comment.get_or_insert(text);
         } else if flags & flag::COMMENT != 0 {
-            let text = read_text(bytes, &mut at, "comment")?;
+            let text = read_text(self.bytes, &mut self.at, "comment")?;
             if texts.comment.is_none() && texts.old_comment.is_none() {
                 texts.comment = Some(text);
             }
         }
         if board_text {
-            let text = read_text(bytes, &mut at, "board text")?;
+            let text = read_text(self.bytes, &mut self.at, "board text")?;
             texts.board_text.get_or_insert(text);
         }
-        if flags & flag::SIBLING != 0 {
-            if is_root {
-                return Err(damaged(start, Damage::RootSibling));
-            }
-            pending.push(Pending {
-                depth: path.len() - 1,
-                offset: start,
-                leading: !any_line_ended,
-            });
-        }
-        // RenLib writes no line end on the root; one there is ignored, as RenLib does.
-        if is_root {
-            continue;
-        }
-        unfinished = Some(start);
-        owed_by_last = None;
+        Ok(())
+    }
+
+    /// After the record at `start`, not the root's: its line goes on, or it ends and the
+    /// next record is the latest sibling announced (or, with none, the tree has ended).
+    fn follow_line(&mut self, start: usize, flags: u8) {
+        self.unfinished = Some(start);
+        self.owed_by_last = None;
         if flags & flag::NO_CHILD != 0 {
-            unfinished = None;
-            any_line_ended = true;
-            match pending.pop() {
+            self.unfinished = None;
+            self.any_line_ended = true;
+            match self.pending.pop() {
                 Some(sibling) => {
-                    path.truncate(sibling.depth);
+                    self.path.truncate(sibling.depth);
                     if !sibling.leading {
-                        owed_by_last = Some(sibling.offset);
+                        self.owed_by_last = Some(sibling.offset);
                     }
                 }
-                None => tree_ended = Some(start),
+                None => self.tree_ended = Some(start),
             }
         }
     }
-    // The file may end only where a line ends, owing no sibling but those "save branch"
-    // leaves out (announced before the first line ended).
-    let mut owed: Vec<usize> = pending
-        .iter()
-        .filter(|p| !p.leading)
-        .map(|p| p.offset)
-        .chain(owed_by_last)
-        .collect();
-    owed.sort_unstable();
-    if let Some(&first) = owed.first() {
-        return Err(damaged(
-            bytes.len(),
-            Damage::MissingSiblings {
-                missing: owed.len(),
-                first,
-            },
-        ));
+
+    /// The file may end only where a line ends, owing no sibling but those "save branch"
+    /// leaves out (announced before the first line ended).
+    fn check_end(&self) -> Result<(), RenlibError> {
+        let end = self.bytes.len();
+        let mut owed: Vec<usize> = self
+            .pending
+            .iter()
+            .filter(|p| !p.leading)
+            .map(|p| p.offset)
+            .chain(self.owed_by_last)
+            .collect();
+        owed.sort_unstable();
+        if let Some(&first) = owed.first() {
+            return Err(damaged(
+                end,
+                Damage::MissingSiblings {
+                    missing: owed.len(),
+                    first,
+                },
+            ));
+        }
+        if let Some(last) = self.unfinished {
+            return Err(damaged(end, Damage::UnfinishedLine { last }));
+        }
+        Ok(())
     }
-    if let Some(last) = unfinished {
-        return Err(damaged(bytes.len(), Damage::UnfinishedLine { last }));
-    }
-    library.encoding = decode_texts(&mut library, raw, encoding);
-    Ok(library)
 }
 
 /// Reads the library file at `path` (see [`read`]).
