@@ -189,78 +189,73 @@ fn encodings() {
     assert!("ebcdic".parse::<Encoding>().is_err());
 }
 
+/// Asserts that reading `bytes` finds `damage` at byte `offset`.
+fn assert_damaged(bytes: &[u8], offset: usize, damage: Damage) {
+    match read(bytes, Encoding::Auto) {
+        Err(RenlibError::Damaged {
+            offset: o,
+            damage: d,
+        }) => assert_eq!((o, &d), (offset, &damage)),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn damage_names_the_offset() {
     let good = small();
-    let cases: Vec<(Vec<u8>, usize, Damage)> = vec![
-        // Cut inside the last record.
-        (
-            good[..good.len() - 1].to_vec(),
-            good.len() - 2,
-            Damage::TruncatedRecord,
-        ),
-        // Cut inside the comment (which starts at byte 26).
-        (
-            good[..30].to_vec(),
-            26,
-            Damage::UnterminatedText { what: "comment" },
-        ),
-        // Cut after the second i9, which announced a sibling after a line had ended.
-        (
-            wider()[..wider().len() - 4].to_vec(),
-            wider().len() - 4,
-            Damage::MissingSiblings {
-                missing: 1,
-                first: wider().len() - 6,
-            },
-        ),
-    ];
-    for (bytes, offset, damage) in cases {
-        match read(&bytes, Encoding::Auto) {
-            Err(RenlibError::Damaged {
-                offset: o,
-                damage: d,
-            }) => {
-                assert_eq!((o, &d), (offset, &damage));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-    // Cut at a record boundary. A library whose root has the two replies h9 and i9 after
-    // h8, h9 announcing its sibling before any line ended and the second reply j9's line
-    // announcing one after it.
+    // Cut inside the last record.
+    assert_damaged(
+        &good[..good.len() - 1],
+        good.len() - 2,
+        Damage::TruncatedRecord,
+    );
+    // Cut inside the comment (which starts at byte 26).
+    assert_damaged(
+        &good[..30],
+        26,
+        Damage::UnterminatedText { what: "comment" },
+    );
+    // Cut after the second i9, which announced a sibling after a line had ended.
+    assert_damaged(
+        &wider()[..wider().len() - 4],
+        wider().len() - 4,
+        Damage::MissingSiblings {
+            missing: 1,
+            first: wider().len() - 6,
+        },
+    );
+}
+
+#[test]
+fn a_file_cut_at_a_record_boundary_is_damaged() {
+    // A library whose root has the two replies h9 and i9 after h8, h9 announcing its sibling
+    // before any line ended and the second reply j9's line announcing one after it.
     let mut cut = header(3, 4);
     cut.extend_from_slice(&[0x00, 0x00, 0x78, 0x80, 0x68, 0x40, 0x87, 0x00, 0x77, 0x80]);
     cut.extend_from_slice(&[0x67, 0x40]);
     let owed = cut.len() - 4;
     cut.extend_from_slice(&[0x66, 0x40]);
     assert!(read(&cut, Encoding::Auto).is_ok());
+    // The sibling announced by the record at `owed` is missing.
+    assert_damaged(
+        &cut[..cut.len() - 2],
+        cut.len() - 2,
+        Damage::MissingSiblings {
+            missing: 1,
+            first: owed,
+        },
+    );
+    // The last line has no end.
     let unfinished = cut.len() - 2;
-    for (bytes, offset, damage) in [
-        // The sibling announced by the record at `owed` is missing.
-        (
-            &cut[..cut.len() - 2],
-            cut.len() - 2,
-            Damage::MissingSiblings {
-                missing: 1,
-                first: owed,
-            },
-        ),
-        // The last line has no end.
-        (
-            &[&cut[..unfinished], &[0x66, 0x00][..]].concat()[..],
-            cut.len(),
-            Damage::UnfinishedLine { last: unfinished },
-        ),
-    ] {
-        match read(bytes, Encoding::Auto) {
-            Err(RenlibError::Damaged {
-                offset: o,
-                damage: d,
-            }) => assert_eq!((o, &d), (offset, &damage)),
-            other => panic!("{other:?}"),
-        }
-    }
+    assert_damaged(
+        &[&cut[..unfinished], &[0x66, 0x00][..]].concat(),
+        cut.len(),
+        Damage::UnfinishedLine { last: unfinished },
+    );
+}
+
+#[test]
+fn moves_off_the_board_and_records_after_the_tree_are_damage() {
     let mut off = header(3, 4);
     off.extend_from_slice(&[0x00, 0x00, 0xF8, 0x40]);
     assert!(matches!(
@@ -279,6 +274,10 @@ fn damage_names_the_offset() {
             ..
         })
     ));
+}
+
+#[test]
+fn unreadable_headers_are_errors() {
     assert!(matches!(
         read(&header(3, 5), Encoding::Auto),
         Err(RenlibError::Version {
