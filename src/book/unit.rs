@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RoundOptions, search};
+use super::RoundOptions;
+use super::search::search;
 use crate::db::Builder;
 use crate::rules::{Board, Color, Point, Rules, Size};
 use crate::solve::Verdict;

@@ -1,0 +1,215 @@
+//! The book's figures: unsettled leaves, the deepest unsettled line, the history samples,
+//! the work left, and each root's standing for `book status` and `book build`.
+
+use serde::Serialize;
+
+use super::numbers::{BUSY, INF};
+use super::{Book, NO_PARENT, Sample, Status};
+use crate::db::{Database, Index};
+use crate::rules::{Color, Point};
+
+impl Book {
+    /// Unsettled leaves under `node`, not counting those under settled positions.
+    #[must_use]
+    pub fn frontier(&self, node: u32) -> usize {
+        let mut count = 0;
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let x = &self.nodes[n as usize];
+            if x.status.settled() {
+                continue;
+            }
+            if x.children.is_empty() {
+                count += 1;
+            }
+            stack.extend(&x.children);
+        }
+        count
+    }
+
+    /// The longest line of unsettled positions from `node`.
+    #[must_use]
+    pub fn deepest_unsettled(&self, node: u32) -> Vec<Point> {
+        // Children come after their parents: one backward pass finds each node's depth.
+        let mut best: Vec<(u32, u32)> = vec![(0, NO_PARENT); self.nodes.len()];
+        for i in (node as usize..self.nodes.len()).rev() {
+            let x = &self.nodes[i];
+            if x.status.settled() {
+                continue;
+            }
+            let deepest = x
+                .children
+                .iter()
+                .filter(|&&c| !self.nodes[c as usize].status.settled())
+                .map(|&c| (best[c as usize].0 + 1, c))
+                .max_by_key(|&(d, c)| (d, std::cmp::Reverse(c)));
+            best[i] = deepest.unwrap_or((0, NO_PARENT));
+        }
+        let mut line = Vec::new();
+        let mut at = node;
+        if self.nodes[at as usize].status.settled() {
+            return line;
+        }
+        while best[at as usize].1 != NO_PARENT {
+            at = best[at as usize].1;
+            line.extend(self.nodes[at as usize].play);
+        }
+        line
+    }
+
+    /// The book's figures now, as a history sample.
+    #[must_use]
+    pub fn sample(&self) -> Sample {
+        let mut proved = 0;
+        let mut disproved = 0;
+        for r in &self.roots {
+            match self.nodes[r.node as usize].status {
+                Status::Won(w) if w == r.attacker => proved += 1,
+                Status::Won(_) | Status::Draw => disproved += 1,
+                _ => {}
+            }
+        }
+        Sample {
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            seconds: self.totals.seconds,
+            roots: self.roots.len(),
+            proved,
+            disproved,
+            frontier: self.roots.iter().map(|r| self.frontier(r.node)).sum(),
+            positions: self.nodes.len(),
+            searches: self.totals.searches,
+            nodes: self.totals.nodes,
+        }
+    }
+
+    /// The unsettled roots' proof numbers added up: at the least, how many more leaves must
+    /// be proved, were every search to succeed.
+    #[must_use]
+    pub fn work_left(&self) -> u64 {
+        self.open_roots()
+            .iter()
+            .map(|&r| self.nodes[r as usize].pn.min(BUSY))
+            .sum()
+    }
+
+    /// The roots this book holds as won whose proof `db` lacks (all of them when there is
+    /// no database): the journal does not belong with the database, as when one of the two
+    /// was deleted or restored from elsewhere.
+    #[must_use]
+    pub fn unbacked_roots(&self, db: Option<&Database>) -> Vec<&str> {
+        let index = db.map(Index::build);
+        self.roots
+            .iter()
+            .filter(|r| matches!(self.nodes[r.node as usize].status, Status::Won(_)))
+            .filter(|r| {
+                let stored = index.as_ref().and_then(|index| {
+                    self.root_board(r)
+                        .ok()
+                        .and_then(|b| index.get(&b).map(|_| ()))
+                });
+                stored.is_none()
+            })
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+
+    /// Where each root stands, with the database's proof figures.
+    #[must_use]
+    pub fn report(&self, db: &Database) -> Vec<RootReport> {
+        let index = Index::build(db);
+        let depths = db.depths();
+        self.roots
+            .iter()
+            .map(|r| {
+                let n = &self.nodes[r.node as usize];
+                let stored = self
+                    .root_board(r)
+                    .ok()
+                    .and_then(|b| index.get(&b))
+                    .map(|(node, _)| node);
+                let result = match n.status {
+                    Status::Won(w) if w == r.attacker => "proved",
+                    Status::Won(_) => "disproved",
+                    Status::Draw => "draw",
+                    _ if n.pn >= INF => "disproved",
+                    _ => "unknown",
+                };
+                let names = |ps: &[Point]| ps.iter().map(ToString::to_string).collect();
+                let positions = {
+                    let mut count = 0;
+                    let mut stack = vec![r.node];
+                    while let Some(x) = stack.pop() {
+                        count += 1;
+                        stack.extend(&self.nodes[x as usize].children);
+                    }
+                    count
+                };
+                RootReport {
+                    name: r.name.clone(),
+                    moves: names(&r.moves),
+                    attacker: r.attacker,
+                    to_move: r.to_move,
+                    result,
+                    winner: match n.status {
+                        Status::Won(w) => Some(w),
+                        _ => None,
+                    },
+                    proof_nodes: stored.map(|s| db.reachable(s)),
+                    proof_depth: stored.and_then(|s| depths.get(s as usize).copied()),
+                    seconds: r.seconds,
+                    positions,
+                    frontier: self.frontier(r.node),
+                    children: n.children.len(),
+                    children_settled: n
+                        .children
+                        .iter()
+                        .filter(|&&c| self.nodes[c as usize].status.settled())
+                        .count(),
+                    proof_number: (n.pn < BUSY).then_some(n.pn),
+                    disproof_number: (n.dn < BUSY).then_some(n.dn),
+                    deepest_unproved: names(&self.deepest_unsettled(r.node)),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One root's standing, for `book status` and `book build`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RootReport {
+    /// The root's name.
+    pub name: String,
+    /// The moves that reach it, when known.
+    pub moves: Vec<String>,
+    /// The side the book tries to prove a win for.
+    pub attacker: Color,
+    /// The side to move at the root.
+    pub to_move: Color,
+    /// `proved` (won for the attacker), `disproved` (won for the other side), `draw`, or
+    /// `unknown`.
+    pub result: &'static str,
+    /// The side proved to win, if any.
+    pub winner: Option<Color>,
+    /// Nodes of the root's proof in the database.
+    pub proof_nodes: Option<usize>,
+    /// The most attacker moves the stored proof needs to reach a five.
+    pub proof_depth: Option<u32>,
+    /// Seconds of leaf searches under it (see [`BookRoot::seconds`](super::BookRoot::seconds)).
+    pub seconds: f64,
+    /// Book positions under the root, itself included.
+    pub positions: usize,
+    /// Unsettled leaves under it.
+    pub frontier: usize,
+    /// Its children in the book (the moves opened at the root).
+    pub children: usize,
+    /// Of those, the ones settled (won for either side, or drawn).
+    pub children_settled: usize,
+    /// Its proof number (unsettled leaves that must at least be proved).
+    pub proof_number: Option<u64>,
+    /// Its disproof number.
+    pub disproof_number: Option<u64>,
+    /// The longest line of unsettled positions from it.
+    pub deepest_unproved: Vec<String>,
+}

@@ -1,0 +1,282 @@
+//! Settling positions upwards: a position whose children decide it is won (and added to the
+//! database as a [`Combined`] step over them) or drawn, and an attacker position whose opened
+//! moves all failed opens its next batch; planned leaves are settled from the merged database.
+
+use std::collections::HashSet;
+
+use super::search::ordered_moves;
+use super::{Book, BookError, NO_PARENT, Status};
+use crate::db::{Builder, Combined};
+use crate::rules::{Board, Point};
+
+impl Book {
+    /// Settles `node` from its children if they decide it (adding it to the database), or
+    /// opens the attacker's next batch when every opened move failed; then its numbers, and
+    /// the same for every node above it.
+    pub(super) fn settle_upwards(
+        &mut self,
+        mut node: u32,
+        db: &mut Builder,
+    ) -> Result<(), BookError> {
+        loop {
+            if self.decidable(node) {
+                let board = self.board(node)?;
+                self.settle_node(node, &board, db)?;
+            }
+            self.numbers(node);
+            let parent = self.nodes[node as usize].parent;
+            if parent == NO_PARENT {
+                return Ok(());
+            }
+            node = parent;
+        }
+    }
+
+    /// Whether an expanded, unsettled node's children may decide it: one is won for the side
+    /// to move, or all are settled (then it is settled, or its next batch opens), or, where
+    /// the attacker is to move with moves not opened yet, all are settled or disproved (then
+    /// the next batch opens). Only then is its position played out.
+    fn decidable(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        if n.status.settled() || !n.expanded {
+            return false;
+        }
+        let side = self.to_move(node);
+        n.children
+            .iter()
+            .all(|&c| self.nodes[c as usize].status.settled())
+            || n.children
+                .iter()
+                .any(|&c| self.nodes[c as usize].status == Status::Won(side))
+            || self.next_batch_due(node)
+    }
+
+    /// Whether the attacker, to move at `node`, has moves not opened yet and every opened one
+    /// is settled or disproved: then the next batch is to be opened.
+    fn next_batch_due(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        self.attacker_to_move(node)
+            && n.unopened > 0
+            && n.children
+                .iter()
+                .all(|&c| self.nodes[c as usize].status.settled() || self.disproved(c))
+    }
+
+    /// Settles an expanded node whose children decide it.
+    pub(super) fn settle_node(
+        &mut self,
+        node: u32,
+        board: &Board,
+        db: &mut Builder,
+    ) -> Result<(), BookError> {
+        let side = board.to_move();
+        let other = side.opponent();
+        let children: Vec<(Point, Status)> = self.nodes[node as usize]
+            .children
+            .iter()
+            .map(|&c| {
+                let c = &self.nodes[c as usize];
+                (c.play.expect("a child has a move"), c.status)
+            })
+            .collect();
+        if let Some(&(play, _)) = children.iter().find(|(_, s)| *s == Status::Won(side)) {
+            db.add_combined(board, side, Combined::Move(play))?;
+            self.nodes[node as usize].status = Status::Won(side);
+            return Ok(());
+        }
+        let all_settled = children.iter().all(|(_, s)| s.settled());
+        if !all_settled && !self.next_batch_due(node) {
+            return Ok(());
+        }
+        if self.nodes[node as usize].unopened > 0 {
+            // Every opened move failed: open the next batch.
+            let opened: HashSet<Point> = children.iter().map(|&(p, _)| p).collect();
+            let width = self.settings.width.max(1) as usize;
+            let next: Vec<Point> = ordered_moves(board, side)
+                .into_iter()
+                .filter(|p| !opened.contains(p))
+                .take(width)
+                .collect();
+            let n = &mut self.nodes[node as usize];
+            if !next.is_empty() {
+                n.unopened = n.unopened.saturating_sub(next.len() as u32);
+                let first = self.nodes.len() as u32;
+                self.open(node, &next);
+                for c in first..self.nodes.len() as u32 {
+                    self.numbers(c);
+                }
+                return Ok(());
+            }
+            n.unopened = 0;
+        }
+        if !all_settled {
+            // Disproved children whose values are not known: so is this node's.
+            return Ok(());
+        }
+        let all_lost = children.iter().all(|(_, s)| *s == Status::Won(other));
+        let full = children.is_empty() && board.is_full();
+        if all_lost && !full {
+            let certificate = self.nodes[node as usize]
+                .certificate
+                .as_ref()
+                .filter(|c| c.winner == other)
+                .map(|c| c.line.clone());
+            let replies = children.iter().map(|&(p, _)| p).collect();
+            db.add_combined(
+                board,
+                other,
+                Combined::Replies {
+                    certificate,
+                    replies,
+                },
+            )?;
+            self.nodes[node as usize].status = Status::Won(other);
+        } else {
+            self.nodes[node as usize].status = Status::Draw;
+        }
+        Ok(())
+    }
+
+    /// Every unsettled leaf that has been handed to a work unit is settled from the database
+    /// (after the parts were merged into it), or else counted as tried.
+    ///
+    /// # Errors
+    /// As [`Book::round`].
+    pub fn reconcile(&mut self, db: &mut Builder) -> Result<usize, BookError> {
+        let planned: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&n| self.nodes[n as usize].status == Status::Planned)
+            .collect();
+        for &leaf in &planned {
+            let board = self.board(leaf)?;
+            match db.stored_winner(&board) {
+                Some(w) => self.nodes[leaf as usize].status = Status::Won(w),
+                None => self.tried(leaf, &board, db)?,
+            }
+        }
+        for &leaf in &planned {
+            self.settle_upwards(leaf, db)?;
+        }
+        Ok(planned.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::RoundOptions;
+    use crate::book::tests::{VCT_BLACK, board};
+    use crate::book::unit;
+    use crate::notation::{PositionOptions, parse_position};
+    use crate::rules::{Color, Rules, Size};
+
+    /// A position whose attacker's win is ruled out by a settled child (a draw under a
+    /// defender node) is disproved at once: nothing under it is searched again, a root so
+    /// disproved is done, and an attacker node whose opened moves are all disproved opens its
+    /// next batch.
+    #[test]
+    fn a_disproved_position_is_not_searched_further() {
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        let rules = Rules::new(crate::rules::Rule::Freestyle, Some(4)).unwrap();
+        let size = Size::square(4).unwrap();
+        let options = PositionOptions {
+            size,
+            rules,
+            to_move: None,
+        };
+        // Black (the attacker) has moved: White, the defender, is to move at the root.
+        let root_board = parse_position("a1", &options).unwrap();
+        let mut book = Book::new(rules, size);
+        assert!(book.add_root("r", &root_board, Color::Black).unwrap());
+        let root = book.roots[0].node;
+        book.nodes[root as usize].expanded = true;
+        book.open(root, &[p("b2"), p("c3")]);
+        book.recompute();
+        assert!(!book.finished());
+        let mut db = Builder::new(rules, size);
+        let (b2, c3) = (
+            book.nodes[root as usize].children[0],
+            book.nodes[root as usize].children[1],
+        );
+        book.nodes[b2 as usize].status = Status::Draw;
+        book.numbers(b2);
+        book.settle_upwards(b2, &mut db).unwrap();
+        assert!(book.disproved(root));
+        assert_eq!(
+            book.nodes[root as usize].status,
+            Status::Open,
+            "its value is not known"
+        );
+        assert!(book.finished());
+        assert_eq!(book.most_proving(root), None);
+        assert!(book.pick(1).is_empty());
+        let report = book.report(&db.finish());
+        assert_eq!(report[0].result, "disproved");
+        assert_eq!(report[0].winner, None);
+
+        // Below c3 Black is to move, with one move opened and more to come: when that move is
+        // disproved, the next batch opens.
+        book.nodes[c3 as usize].expanded = true;
+        book.nodes[c3 as usize].unopened = 5;
+        book.open(c3, &[p("d4")]);
+        let d4 = book.nodes[c3 as usize].children[0];
+        book.nodes[d4 as usize].expanded = true;
+        book.open(d4, &[p("a2")]);
+        let a2 = book.nodes[d4 as usize].children[0];
+        book.nodes[a2 as usize].status = Status::Draw;
+        book.recompute();
+        assert!(book.disproved(d4) && book.disproved(c3));
+        let mut db = Builder::new(rules, size);
+        book.settle_upwards(a2, &mut db).unwrap();
+        let c3_node = &book.nodes[c3 as usize];
+        assert!(c3_node.children.len() > 1, "the next batch is open");
+        assert!(!book.disproved(c3));
+    }
+
+    #[test]
+    fn planned_leaves_are_settled_from_the_database_or_counted_as_tried() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let planned = book.plan(4).unwrap();
+        assert_eq!(planned.len(), 1, "only the root is a leaf");
+        assert_eq!(book.nodes[0].status, Status::Planned);
+        assert!(
+            book.plan(4).unwrap().is_empty(),
+            "a planned leaf is not planned twice"
+        );
+        // Nothing merged: the root counts as tried and is expanded.
+        assert_eq!(book.reconcile(&mut db).unwrap(), 1);
+        assert_eq!(book.nodes[0].status, Status::Tried);
+        assert!(book.nodes[0].expanded && !book.nodes[0].children.is_empty());
+        // Plan the children, prove them in a unit of their own, merge, reconcile.
+        let planned = book.plan(1000).unwrap();
+        assert_eq!(planned.len(), book.nodes[0].children.len());
+        let mut unit = unit::Unit::new(
+            book.rules,
+            book.size,
+            &RoundOptions {
+                position_time: Some(2.0),
+                ..RoundOptions::default()
+            },
+        );
+        for (node, b) in &planned {
+            unit.push(*node, b, &book.path(*node), 0);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
+        let results = unit
+            .work(&mut part, &RoundOptions::default(), &pool)
+            .unwrap();
+        // White is to move in each: a proof is a loss for it.
+        assert!(results.iter().any(|r| r.result == "loss"), "{results:?}");
+        db.add_database(&part.finish()).unwrap();
+        book.reconcile(&mut db).unwrap();
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+        let report = crate::check::verify::check(&db.finish(), &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+    }
+}
