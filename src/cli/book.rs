@@ -510,6 +510,8 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
     Ok(())
 }
 
+/// `book build`: adds the roots given, settles the positions planned for work units from the
+/// database, and grows the book (see [`grow`]).
 fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<()> {
     if let Some(b) = args.budget
         && !(b.is_finite() && b >= 0.0)
@@ -523,29 +525,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     }
     let _lock = lock(&args.book)?;
     let mut opened = open(&args.book, given, true)?;
-    let roots = roots_of(args, &opened.book, global.quiet)?;
-    let mut added = 0;
-    for (name, board, attacker) in &roots {
-        if board.size() != opened.book.size {
-            return Err(input_error(format!(
-                "root `{name}` is on a {} board, the book on {}",
-                board.size(),
-                opened.book.size
-            )));
-        }
-        if opened
-            .book
-            .add_root(name, board, *attacker)
-            .map_err(book_error)?
-        {
-            added += 1;
-        }
-    }
-    if opened.book.roots.is_empty() {
-        return Err(input_error(
-            "the book has no roots: give --opening CODE, --roots FILE or --roots-lib FILE.lib",
-        ));
-    }
+    let added = add_roots(args, &mut opened.book, global.quiet)?;
     if let Some(m) = args.max_ply {
         opened.book.settings.max_ply = Some(m);
     }
@@ -555,13 +535,12 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     let threads = threads_of(args.threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;
     let started = Instant::now();
-    let stop = interrupted();
     let options = RoundOptions {
         deadline: args
             .budget
             .and_then(|b| Duration::try_from_secs_f64(b).ok())
             .and_then(|d| started.checked_add(d)),
-        stop: Some(stop.clone()),
+        stop: Some(interrupted()),
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
@@ -571,6 +550,49 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             opened.book.roots.len()
         );
     }
+    let (stopped, db) = grow(args, &mut opened, &options, &pool, started, global)?;
+    print_standing(
+        &standing(&args.book, &opened.book, &db, Some(stopped)),
+        global,
+    )
+}
+
+/// Adds the roots `args` name (see [`roots_of`]) to `book`; returns how many were new. A
+/// book left without roots is an error.
+fn add_roots(args: &BuildArgs, book: &mut Book, quiet: bool) -> Result<usize> {
+    let roots = roots_of(args, book, quiet)?;
+    let mut added = 0;
+    for (name, board, attacker) in &roots {
+        if board.size() != book.size {
+            return Err(input_error(format!(
+                "root `{name}` is on a {} board, the book on {}",
+                board.size(),
+                book.size
+            )));
+        }
+        if book.add_root(name, board, *attacker).map_err(book_error)? {
+            added += 1;
+        }
+    }
+    if book.roots.is_empty() {
+        return Err(input_error(
+            "the book has no roots: give --opening CODE, --roots FILE or --roots-lib FILE.lib",
+        ));
+    }
+    Ok(added)
+}
+
+/// Grows the book a round at a time, with a checkpoint every `args.checkpoint` seconds and one
+/// at the end, until every root is settled, the run is stopped or its budget spent, or nothing
+/// is left to search; returns why it stopped and the database written last.
+fn grow(
+    args: &BuildArgs,
+    opened: &mut Opened,
+    options: &RoundOptions,
+    pool: &rayon::ThreadPool,
+    started: Instant,
+    global: &Global,
+) -> Result<(&'static str, Database)> {
     let bar = crate::cli::spinner(global);
     let mut last_checkpoint = Instant::now();
     let mut run_nodes = 0u64;
@@ -579,7 +601,11 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         if opened.book.finished() {
             break "every root settled";
         }
-        if stop.load(Ordering::Relaxed) {
+        if options
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
             break "interrupted";
         }
         if options.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -587,7 +613,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         }
         let round = opened
             .book
-            .round(&mut opened.db, &options, &pool)
+            .round(&mut opened.db, options, pool)
             .map_err(book_error)?;
         if round.searched == 0 && round.looked_up == 0 {
             break "nothing left to search (the rest is planned for work units)";
@@ -596,38 +622,56 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         run_searches += round.searched as u64;
         if let Some(bar) = &bar {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
-            let s = opened.book.sample();
-            let per_search = seconds / run_searches.max(1) as f64 * threads as f64;
-            let left = opened.book.work_left();
-            bar.set_message(format!(
-                "roots proved {}/{} (disproved {}), frontier {}, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
-                s.proved,
-                s.roots,
-                s.disproved,
-                s.frontier,
-                run_nodes as f64 / seconds,
-                left as f64 * per_search / threads as f64,
+            bar.set_message(progress(
+                &opened.book,
+                seconds,
+                run_nodes,
+                run_searches,
+                options.threads,
             ));
         }
         if last_checkpoint.elapsed().as_secs_f64() >= args.checkpoint {
-            opened.book.totals.seconds += last_checkpoint.elapsed().as_secs_f64();
-            last_checkpoint = Instant::now();
-            let sample = opened.book.sample();
-            opened.book.history.push(sample);
-            save(&args.book, &opened)?;
+            checkpoint(&args.book, opened, &mut last_checkpoint)?;
         }
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    opened.book.totals.seconds += last_checkpoint.elapsed().as_secs_f64();
+    let db = checkpoint(&args.book, opened, &mut last_checkpoint)?;
+    Ok((stopped, db))
+}
+
+/// The progress line of `book build`, after `seconds` of this run with its searches and
+/// solver nodes so far.
+fn progress(
+    book: &Book,
+    seconds: f64,
+    run_nodes: u64,
+    run_searches: u64,
+    threads: usize,
+) -> String {
+    let s = book.sample();
+    let per_search = seconds / run_searches.max(1) as f64 * threads as f64;
+    let left = book.work_left();
+    format!(
+        "roots proved {}/{} (disproved {}), frontier {}, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
+        s.proved,
+        s.roots,
+        s.disproved,
+        s.frontier,
+        run_nodes as f64 / seconds,
+        left as f64 * per_search / threads as f64,
+    )
+}
+
+/// Adds the time since `since` to the book's total, takes a history sample, and saves the
+/// book (see [`save`]); returns the database written.
+fn checkpoint(path: &Path, opened: &mut Opened, since: &mut Instant) -> Result<Database> {
+    opened.book.totals.seconds += since.elapsed().as_secs_f64();
+    *since = Instant::now();
     let sample = opened.book.sample();
     opened.book.history.push(sample);
-    let db = save(&args.book, &opened)?;
-    print_standing(
-        &standing(&args.book, &opened.book, &db, Some(stopped)),
-        global,
-    )
+    save(path, opened)
 }
 
 fn status(path: &Path, global: &Global, given: &PositionOptions) -> Result<()> {
