@@ -109,6 +109,20 @@ struct Walk<'a> {
     progress: &'a (dyn Fn(usize) + Sync),
 }
 
+/// Where a node is verified: `frame` maps the node's stored orientation onto the walk's; `pos`
+/// is the position with `to_move` to move, `path` the moves from the root and `open` the nodes
+/// on the way here, this one included.
+struct At<'p> {
+    frame: usize,
+    pos: &'p Position,
+    to_move: u8,
+    path: &'p [(usize, usize)],
+    open: &'p [u32],
+}
+
+/// A listed reply in the walk's orientation, with the edge to its node.
+type ListedReply = ((usize, usize), Edge);
+
 fn stone(c: Color) -> u8 {
     match c {
         Color::Black => BLACK,
@@ -207,196 +221,239 @@ impl Walk<'_> {
             self.fail(path, format!("node {n} leads back to itself (a cycle)"));
             return;
         }
-        // A node verified for one attacker proves nothing for the other: the attacker is part
-        // of what was verified, with the position, the side to move and the orientation.
-        let extra = (u64::from(self.attacker) << 16) | (u64::from(to_move) << 8) | frame as u64;
-        let key = (n, fingerprint(pos.grid(), extra));
-        if !self
-            .seen
-            .lock()
-            .expect("no thread panics holding the lock")
-            .insert(key)
-        {
+        if !self.first_visit(n, frame, pos, to_move) {
             return;
         }
         self.checked.fetch_add(1, Ordering::Relaxed);
         (self.progress)(1);
-        let attacker = self.attacker;
-        let defender = other(attacker);
         let mut open = open.to_vec();
         open.push(n);
-        let line = |cells: &[Cell]| -> Option<Vec<(usize, usize)>> {
-            cells.iter().map(|&c| self.point(c, frame)).collect()
+        let at = At {
+            frame,
+            pos,
+            to_move,
+            path,
+            open: &open,
         };
-        match node {
-            Node::Five => {
-                if !pos.has_won(attacker) {
-                    self.fail(path, "a five is claimed but the attacker has none".into());
-                }
-            }
-            Node::Vcf(cells) => {
-                if to_move != attacker {
-                    self.fail(path, "a VCF leaf with the defender to move".into());
-                    return;
-                }
-                let Some(moves) = line(cells) else {
-                    self.fail(path, "a VCF move off the board".into());
-                    return;
-                };
-                match vcf_wins(pos, attacker, &moves) {
-                    Err(e) => self.fail(path, format!("the VCF does not win: {e}")),
-                    Ok(used) if used < moves.len() => {
-                        self.fail(path, format!("the VCF {}", unplayed(used)));
-                    }
-                    Ok(_) => {}
-                }
-            }
-            Node::Move { play, child } => {
-                if to_move != attacker {
-                    self.fail(path, "an attacker move with the defender to move".into());
-                    return;
-                }
-                let Some(m) = self.point(*play, frame) else {
-                    self.fail(path, "the attacker's move is off the board".into());
-                    return;
-                };
-                if !pos.is_empty(m.0, m.1) {
-                    self.fail(
-                        path,
-                        format!("the attacker's move {} is on a stone", self.show(m)),
-                    );
-                    return;
-                }
-                if !pos.legal(m.0, m.1, attacker) {
-                    self.fail(
-                        path,
-                        format!(
-                            "the attacker's move {} is forbidden for Black",
-                            self.show(m)
-                        ),
-                    );
-                    return;
-                }
-                if pos.makes_win(m.0, m.1, attacker) {
-                    // The game ends with this move: nothing may be stored below it but the
-                    // five (the database layer would serve it as proved).
-                    if !matches!(self.db.nodes.get(child.node as usize), Some(Node::Five)) {
-                        self.fail(
-                            path,
-                            format!(
-                                "the attacker's move {} makes a five, but leads to more moves",
-                                self.show(m)
-                            ),
-                        );
-                    }
-                    return;
-                }
-                let mut next = pos.clone();
-                next.play(m.0, m.1, attacker);
-                let mut path = path.to_vec();
-                path.push(m);
-                let frame = compose(frame, child.symmetry.index());
-                self.node(child.node, frame, &next, defender, &path, &open);
-            }
+        let verified = match node {
+            Node::Five => self.five(&at),
+            Node::Vcf(cells) => self.vcf_leaf(cells, &at),
+            Node::Move { play, child } => self.attacker_move(*play, *child, &at),
             Node::Replies {
                 certificate,
                 replies,
-            } => {
-                if to_move != defender {
-                    self.fail(path, "a defender node with the attacker to move".into());
-                    return;
-                }
-                if pos.has_five_point(defender) {
-                    self.fail(path, "the defender has a five to play".into());
-                    return;
-                }
-                let legal = pos.legal_moves(defender);
-                if legal.is_empty() && !pos.grid().cells.contains(&EMPTY) {
-                    self.fail(path, "the board is full: a draw, not a loss".into());
-                    return;
-                }
-                let certificate = match certificate.as_deref().map(line) {
-                    Some(None) => {
-                        self.fail(path, "a certificate move off the board".into());
-                        return;
-                    }
-                    Some(Some(c)) => Some(c),
-                    None => None,
-                };
-                // A certificate is the attacker's VCF were the defender to pass: it must win
-                // so, all of it, even where every reply is listed and none needs it.
-                if let Some(c) = &certificate {
-                    match vcf_wins(pos, attacker, c) {
-                        Err(e) => {
-                            self.fail(path, format!("the certificate does not win: {e}"));
-                            return;
-                        }
-                        Ok(used) if used < c.len() => {
-                            self.fail(path, format!("the certificate {}", unplayed(used)));
-                            return;
-                        }
-                        Ok(_) => {}
-                    }
-                }
-                let mut listed: Vec<((usize, usize), Edge)> = Vec::with_capacity(replies.len());
-                for &(r, e) in replies {
-                    match self.point(r, frame) {
-                        Some(p) if listed.iter().any(|&(q, _)| q == p) => {
-                            self.fail(path, format!("reply {} is listed twice", self.show(p)));
-                            return;
-                        }
-                        Some(p) if legal.contains(&p) => listed.push((p, e)),
-                        Some(p) => {
-                            self.fail(path, format!("listed reply {} is not legal", self.show(p)));
-                            return;
-                        }
-                        None => {
-                            self.fail(path, "a listed reply off the board".into());
-                            return;
-                        }
-                    }
-                }
-                // Listed replies are checked below them; the others must lose to the
-                // certificate. Failures of the latter are reported once per node.
-                let failures: Vec<((usize, usize), String)> = legal
-                    .par_iter()
-                    .filter_map(|&r| {
-                        let mut next = pos.clone();
-                        next.play(r.0, r.1, defender);
-                        if next.has_won(defender) {
-                            return Some((r, "it makes a five for the defender".to_string()));
-                        }
-                        if let Some(&(_, e)) = listed.iter().find(|(p, _)| *p == r) {
-                            let mut here = path.to_vec();
-                            here.push(r);
-                            let frame = compose(frame, e.symmetry.index());
-                            self.node(e.node, frame, &next, attacker, &here, &open);
-                            return None;
-                        }
-                        match &certificate {
-                            Some(c) => vcf_wins(&next, attacker, c)
-                                .err()
-                                .map(|e| (r, format!("the certificate fails: {e}"))),
-                            None => Some((r, "no certificate covers it".to_string())),
-                        }
-                    })
-                    .collect();
-                if let Some((r, e)) = failures.first() {
-                    self.fail(
-                        path,
-                        format!(
-                            "{} defender repl{} not answered; the first, {}: {e}",
-                            failures.len(),
-                            if failures.len() == 1 {
-                                "y is"
-                            } else {
-                                "ies are"
-                            },
-                            self.show(*r)
-                        ),
-                    );
-                }
+            } => self.defender_node(certificate.as_deref(), replies, &at),
+        };
+        if let Err(problem) = verified {
+            self.fail(path, problem);
+        }
+    }
+
+    /// Whether node `n` is met here for the first time with this position, side to move,
+    /// orientation and attacker (and so is to be verified); marks it seen.
+    fn first_visit(&self, n: u32, frame: usize, pos: &Position, to_move: u8) -> bool {
+        // A node verified for one attacker proves nothing for the other: the attacker is part
+        // of what was verified, with the position, the side to move and the orientation.
+        let extra = (u64::from(self.attacker) << 16) | (u64::from(to_move) << 8) | frame as u64;
+        let key = (n, fingerprint(pos.grid(), extra));
+        self.seen
+            .lock()
+            .expect("no thread panics holding the lock")
+            .insert(key)
+    }
+
+    /// The points of a stored line in the walk's orientation; `None` if one is off the board.
+    fn line(&self, cells: &[Cell], frame: usize) -> Option<Vec<(usize, usize)>> {
+        cells.iter().map(|&c| self.point(c, frame)).collect()
+    }
+
+    /// A five node: the attacker has a five on the board.
+    fn five(&self, at: &At) -> Result<(), String> {
+        if at.pos.has_won(self.attacker) {
+            Ok(())
+        } else {
+            Err("a five is claimed but the attacker has none".into())
+        }
+    }
+
+    /// A VCF leaf: the attacker is to move, and the line wins, all of it.
+    fn vcf_leaf(&self, cells: &[Cell], at: &At) -> Result<(), String> {
+        if at.to_move != self.attacker {
+            return Err("a VCF leaf with the defender to move".into());
+        }
+        let moves = self
+            .line(cells, at.frame)
+            .ok_or("a VCF move off the board")?;
+        match vcf_wins(at.pos, self.attacker, &moves) {
+            Err(e) => Err(format!("the VCF does not win: {e}")),
+            Ok(used) if used < moves.len() => Err(format!("the VCF {}", unplayed(used))),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// An attacker move: the attacker is to move, the move is legal, and either it makes a five
+    /// and leads to the five node, or the node below it checks with the defender to move.
+    fn attacker_move(&self, play: Cell, child: Edge, at: &At) -> Result<(), String> {
+        let attacker = self.attacker;
+        if at.to_move != attacker {
+            return Err("an attacker move with the defender to move".into());
+        }
+        let m = self
+            .point(play, at.frame)
+            .ok_or("the attacker's move is off the board")?;
+        if !at.pos.is_empty(m.0, m.1) {
+            return Err(format!(
+                "the attacker's move {} is on a stone",
+                self.show(m)
+            ));
+        }
+        if !at.pos.legal(m.0, m.1, attacker) {
+            return Err(format!(
+                "the attacker's move {} is forbidden for Black",
+                self.show(m)
+            ));
+        }
+        if at.pos.makes_win(m.0, m.1, attacker) {
+            // The game ends with this move: nothing may be stored below it but the five (the
+            // database layer would serve it as proved).
+            if !matches!(self.db.nodes.get(child.node as usize), Some(Node::Five)) {
+                return Err(format!(
+                    "the attacker's move {} makes a five, but leads to more moves",
+                    self.show(m)
+                ));
             }
+            return Ok(());
+        }
+        let mut next = at.pos.clone();
+        next.play(m.0, m.1, attacker);
+        let mut path = at.path.to_vec();
+        path.push(m);
+        let frame = compose(at.frame, child.symmetry.index());
+        self.node(child.node, frame, &next, other(attacker), &path, at.open);
+        Ok(())
+    }
+
+    /// A defender node: the defender is to move and cannot win at once, the certificate wins
+    /// were it to pass, and every legal reply is either listed with a node that checks or
+    /// answered by the certificate.
+    fn defender_node(
+        &self,
+        certificate: Option<&[Cell]>,
+        replies: &[(Cell, Edge)],
+        at: &At,
+    ) -> Result<(), String> {
+        if at.to_move != other(self.attacker) {
+            return Err("a defender node with the attacker to move".into());
+        }
+        let legal = self.defender_moves(at)?;
+        let certificate = self.certificate(certificate, at)?;
+        let listed = self.listed_replies(replies, &legal, at)?;
+        self.unlisted_replies(&legal, certificate.as_deref(), &listed, at)
+    }
+
+    /// The defender's legal moves, where it has no five to play and the board is not full.
+    fn defender_moves(&self, at: &At) -> Result<Vec<(usize, usize)>, String> {
+        let defender = other(self.attacker);
+        if at.pos.has_five_point(defender) {
+            return Err("the defender has a five to play".into());
+        }
+        let legal = at.pos.legal_moves(defender);
+        if legal.is_empty() && !at.pos.grid().cells.contains(&EMPTY) {
+            return Err("the board is full: a draw, not a loss".into());
+        }
+        Ok(legal)
+    }
+
+    /// The defender node's certificate in the walk's orientation, checked to win, all of it,
+    /// were the defender to pass.
+    fn certificate(
+        &self,
+        certificate: Option<&[Cell]>,
+        at: &At,
+    ) -> Result<Option<Vec<(usize, usize)>>, String> {
+        let Some(cells) = certificate else {
+            return Ok(None);
+        };
+        let c = self
+            .line(cells, at.frame)
+            .ok_or("a certificate move off the board")?;
+        // A certificate is the attacker's VCF were the defender to pass: it must win so, all
+        // of it, even where every reply is listed and none needs it.
+        match vcf_wins(at.pos, self.attacker, &c) {
+            Err(e) => Err(format!("the certificate does not win: {e}")),
+            Ok(used) if used < c.len() => Err(format!("the certificate {}", unplayed(used))),
+            Ok(_) => Ok(Some(c)),
+        }
+    }
+
+    /// The listed replies in the walk's orientation, each with its edge: on the board, legal
+    /// and listed once.
+    fn listed_replies(
+        &self,
+        replies: &[(Cell, Edge)],
+        legal: &[(usize, usize)],
+        at: &At,
+    ) -> Result<Vec<ListedReply>, String> {
+        let mut listed: Vec<ListedReply> = Vec::with_capacity(replies.len());
+        for &(r, e) in replies {
+            match self.point(r, at.frame) {
+                Some(p) if listed.iter().any(|&(q, _)| q == p) => {
+                    return Err(format!("reply {} is listed twice", self.show(p)));
+                }
+                Some(p) if legal.contains(&p) => listed.push((p, e)),
+                Some(p) => return Err(format!("listed reply {} is not legal", self.show(p))),
+                None => return Err("a listed reply off the board".into()),
+            }
+        }
+        Ok(listed)
+    }
+
+    /// Every legal reply: a listed one is verified at its own node; any other must lose to
+    /// the certificate. Failures of the latter are reported once per node.
+    fn unlisted_replies(
+        &self,
+        legal: &[(usize, usize)],
+        certificate: Option<&[(usize, usize)]>,
+        listed: &[ListedReply],
+        at: &At,
+    ) -> Result<(), String> {
+        let attacker = self.attacker;
+        let defender = other(attacker);
+        let failures: Vec<((usize, usize), String)> = legal
+            .par_iter()
+            .filter_map(|&r| {
+                let mut next = at.pos.clone();
+                next.play(r.0, r.1, defender);
+                if next.has_won(defender) {
+                    return Some((r, "it makes a five for the defender".to_string()));
+                }
+                if let Some(&(_, e)) = listed.iter().find(|(p, _)| *p == r) {
+                    let mut here = at.path.to_vec();
+                    here.push(r);
+                    let frame = compose(at.frame, e.symmetry.index());
+                    self.node(e.node, frame, &next, attacker, &here, at.open);
+                    return None;
+                }
+                match certificate {
+                    Some(c) => vcf_wins(&next, attacker, c)
+                        .err()
+                        .map(|e| (r, format!("the certificate fails: {e}"))),
+                    None => Some((r, "no certificate covers it".to_string())),
+                }
+            })
+            .collect();
+        match failures.first() {
+            None => Ok(()),
+            Some((r, e)) => Err(format!(
+                "{} defender repl{} not answered; the first, {}: {e}",
+                failures.len(),
+                if failures.len() == 1 {
+                    "y is"
+                } else {
+                    "ies are"
+                },
+                self.show(*r)
+            )),
         }
     }
 }
