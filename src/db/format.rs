@@ -225,6 +225,35 @@ impl NodeRecord {
             }
         })
     }
+
+    /// The node the record holds, each child's edge from `edge` (given the child's place and
+    /// its edge code, 0 for an inline child in the same orientation).
+    fn into_node(
+        self,
+        edge: &mut dyn FnMut(usize, u32) -> Result<Edge, DbError>,
+    ) -> Result<Node, DbError> {
+        let inline_plain = |replies: Vec<u16>| replies.into_iter().map(|r| (r, 0)).collect();
+        Ok(match self {
+            Self::Five => Node::Five,
+            Self::Vcf(line) => Node::Vcf(line),
+            Self::Move(play) => Node::Move {
+                play,
+                child: edge(0, 0)?,
+            },
+            Self::MoveTo(play, code) => Node::Move {
+                play,
+                child: edge(0, code)?,
+            },
+            Self::Replies(certificate, replies) => {
+                replies_node(Some(certificate), inline_plain(replies), edge)?
+            }
+            Self::RepliesTo(certificate, replies) => {
+                replies_node(Some(certificate), replies, edge)?
+            }
+            Self::AllReplies(replies) => replies_node(None, inline_plain(replies), edge)?,
+            Self::AllRepliesTo(replies) => replies_node(None, replies, edge)?,
+        })
+    }
 }
 
 /// The file's order of `db`'s nodes (only those the roots reach), and for each node in that
@@ -519,12 +548,29 @@ pub(crate) fn decode_header(bytes: &[u8]) -> Result<Header, DbError> {
 /// A [`DbError`] naming what is wrong: truncation, magic, version, header field, checksum or
 /// the first bad record.
 pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
-    let Header {
-        rules,
-        size,
-        body_len,
-        crc: stored,
-    } = decode_header(bytes)?;
+    let header = decode_header(bytes)?;
+    let body = checked_body(bytes, &header)?;
+    let bounds = Bounds::of(header.size);
+    let mut reader = Reader { body, at: 0 };
+    let roots = read_roots(&mut reader, &bounds)?;
+    let nodes = read_nodes(&mut reader, &bounds)?;
+    if reader.at != body.len() {
+        return Err(DbError::Body(format!(
+            "{} bytes left over after the last node",
+            body.len() - reader.at
+        )));
+    }
+    Ok(Database {
+        rules: header.rules,
+        size: header.size,
+        roots,
+        nodes,
+    })
+}
+
+/// The body after the header: exactly as long as the header announces, with its checksum.
+fn checked_body<'a>(bytes: &'a [u8], header: &Header) -> Result<&'a [u8], DbError> {
+    let (body_len, stored) = (header.body_len, header.crc);
     let body = &bytes[HEADER_LEN..];
     if (body.len() as u64) < body_len {
         return Err(DbError::Truncated(format!(
@@ -542,30 +588,84 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
     if computed != stored {
         return Err(DbError::Checksum { stored, computed });
     }
+    Ok(body)
+}
 
-    let area = u32::from(size.cols()) * u32::from(size.rows());
-    let symmetries = Symmetry::of(size);
-    let cells = |v: &[u16], what: &dyn Fn() -> String| -> Result<(), DbError> {
-        match v.iter().find(|&&c| u32::from(c) >= area) {
+/// The board the records are decoded for: what their points and symmetries are checked
+/// against.
+struct Bounds {
+    size: Size,
+    area: u32,
+    symmetries: &'static [Symmetry],
+}
+
+impl Bounds {
+    fn of(size: Size) -> Self {
+        Self {
+            size,
+            area: u32::from(size.cols()) * u32::from(size.rows()),
+            symmetries: Symmetry::of(size),
+        }
+    }
+
+    /// Checks that every point of `v` is on the board.
+    fn cells(&self, v: &[u16], what: &dyn Fn() -> String) -> Result<(), DbError> {
+        match v.iter().find(|&&c| u32::from(c) >= self.area) {
             Some(c) => Err(DbError::Body(format!(
                 "{}: point {c} is off the board",
                 what()
             ))),
             None => Ok(()),
         }
-    };
-    let mut reader = Reader { body, at: 0 };
+    }
+
+    /// Child `k` of node `i` from its edge code; an inline child is noted in `inline` and left
+    /// to be filled in when its record comes.
+    fn edge(
+        &self,
+        i: usize,
+        k: usize,
+        code: u32,
+        inline: &mut Vec<usize>,
+    ) -> Result<Edge, DbError> {
+        let symmetry = Symmetry::ALL[(code % 8) as usize];
+        if !self.symmetries.contains(&symmetry) {
+            return Err(DbError::Body(format!(
+                "node {i}: symmetry {symmetry} on a {} board",
+                self.size
+            )));
+        }
+        if code < 8 {
+            inline.push(k);
+            // Filled in when the child's record comes.
+            Ok(Edge {
+                node: u32::MAX,
+                symmetry,
+            })
+        } else {
+            let node = i as i64 + unzigzag(code / 8 - 1);
+            Ok(Edge {
+                // Before the first node: missing, which the checker reports.
+                node: u32::try_from(node).unwrap_or(u32::MAX),
+                symmetry,
+            })
+        }
+    }
+}
+
+/// Reads the root count and the roots, their points and flags checked.
+fn read_roots(reader: &mut Reader, bounds: &Bounds) -> Result<Vec<Root>, DbError> {
     let root_count = reader.count(&|| "the root count".into())?;
     let mut roots = Vec::with_capacity(root_count);
     for r in 0..root_count {
         let what = || format!("root {r}");
         let record: RootRecord = reader.next(&what)?;
-        cells(&record.black, &what)?;
-        cells(&record.white, &what)?;
+        bounds.cells(&record.black, &what)?;
+        bounds.cells(&record.white, &what)?;
         let symmetry = Symmetry::ALL
             .get(usize::from(record.flags >> 2))
             .copied()
-            .filter(|s| symmetries.contains(s) && record.flags >> 5 == 0)
+            .filter(|s| bounds.symmetries.contains(s) && record.flags >> 5 == 0)
             .ok_or_else(|| DbError::Body(format!("root {r}: bad flags {}", record.flags)))?;
         roots.push(Root {
             black: record.black,
@@ -576,69 +676,18 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
             symmetry,
         });
     }
+    Ok(roots)
+}
+
+/// Reads the node count and the nodes, each inline child placed as its record comes.
+fn read_nodes(reader: &mut Reader, bounds: &Bounds) -> Result<Vec<Node>, DbError> {
     let node_count = reader.count(&|| "the node count".into())?;
     let mut nodes: Vec<Node> = Vec::with_capacity(node_count);
     // Inline children still to come: (parent, which child), the next one last.
     let mut slots: Vec<(usize, usize)> = Vec::new();
     for i in 0..node_count {
-        let what = || format!("node {i}");
         let mut inline = Vec::new();
-        let mut edge = |k: usize, code: u32| -> Result<Edge, DbError> {
-            let symmetry = Symmetry::ALL[(code % 8) as usize];
-            if !symmetries.contains(&symmetry) {
-                return Err(DbError::Body(format!(
-                    "node {i}: symmetry {symmetry} on a {size} board"
-                )));
-            }
-            if code < 8 {
-                inline.push(k);
-                // Filled in when the child's record comes.
-                Ok(Edge {
-                    node: u32::MAX,
-                    symmetry,
-                })
-            } else {
-                let node = i as i64 + unzigzag(code / 8 - 1);
-                Ok(Edge {
-                    // Before the first node: missing, which the checker reports.
-                    node: u32::try_from(node).unwrap_or(u32::MAX),
-                    symmetry,
-                })
-            }
-        };
-        let inline_plain = |replies: Vec<u16>| replies.into_iter().map(|r| (r, 0)).collect();
-        let node = match NodeRecord::read(&mut reader, &what)? {
-            NodeRecord::Five => Node::Five,
-            NodeRecord::Vcf(line) => Node::Vcf(line),
-            NodeRecord::Move(play) => Node::Move {
-                play,
-                child: edge(0, 0)?,
-            },
-            NodeRecord::MoveTo(play, code) => Node::Move {
-                play,
-                child: edge(0, code)?,
-            },
-            NodeRecord::Replies(certificate, replies) => {
-                replies_node(Some(certificate), inline_plain(replies), &mut edge)?
-            }
-            NodeRecord::RepliesTo(certificate, replies) => {
-                replies_node(Some(certificate), replies, &mut edge)?
-            }
-            NodeRecord::AllReplies(replies) => {
-                replies_node(None, inline_plain(replies), &mut edge)?
-            }
-            NodeRecord::AllRepliesTo(replies) => replies_node(None, replies, &mut edge)?,
-        };
-        let line: &[u16] = match &node {
-            Node::Vcf(line) => line,
-            Node::Replies {
-                certificate: Some(c),
-                ..
-            } => c,
-            _ => &[],
-        };
-        cells(line, &what)?;
-        cells(&node.moves().map(|(c, _)| c).collect::<Vec<_>>(), &what)?;
+        let node = read_node(reader, bounds, i, &mut inline)?;
         if let Some((parent, k)) = slots.pop() {
             set_child(&mut nodes[parent], k, i as u32);
         }
@@ -650,18 +699,31 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
             "node {parent} has a child the body does not hold"
         )));
     }
-    if reader.at != body.len() {
-        return Err(DbError::Body(format!(
-            "{} bytes left over after the last node",
-            body.len() - reader.at
-        )));
-    }
-    Ok(Database {
-        rules,
-        size,
-        roots,
-        nodes,
-    })
+    Ok(nodes)
+}
+
+/// Reads node `i`, its points and symmetries checked; the children it holds inline go to
+/// `inline`, by their place among its children.
+fn read_node(
+    reader: &mut Reader,
+    bounds: &Bounds,
+    i: usize,
+    inline: &mut Vec<usize>,
+) -> Result<Node, DbError> {
+    let what = || format!("node {i}");
+    let mut edge = |k: usize, code: u32| bounds.edge(i, k, code, inline);
+    let node = NodeRecord::read(reader, &what)?.into_node(&mut edge)?;
+    let line: &[u16] = match &node {
+        Node::Vcf(line) => line,
+        Node::Replies {
+            certificate: Some(c),
+            ..
+        } => c,
+        _ => &[],
+    };
+    bounds.cells(line, &what)?;
+    bounds.cells(&node.moves().map(|(c, _)| c).collect::<Vec<_>>(), &what)?;
+    Ok(node)
 }
 
 #[cfg(test)]
