@@ -399,6 +399,27 @@ fn five_text(five: &renju::rules::Five) -> (String, Vec<String>) {
 }
 
 fn show(board: &Board, g: &Global, svg: Option<&Path>) -> Result<()> {
+    let (points, forbidden_json) = forbidden_points(board);
+    if let Some(path) = svg {
+        let picture = renju::svg::render(board, &points);
+        write_atomic(path, picture.as_bytes())
+            .with_context(|| format!("cannot write the picture to `{}`", path.display()))?;
+    }
+    if g.json {
+        return show_json(board, forbidden_json);
+    }
+    show_text(board, &points)?;
+    if let Some(path) = svg
+        && !g.quiet
+        && std::io::stderr().is_terminal()
+    {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `show --json`: the position as one JSON object.
+fn show_json(board: &Board, forbidden: Vec<ForbiddenPoint>) -> Result<()> {
     #[derive(Serialize)]
     struct FiveOut {
         color: Color,
@@ -422,43 +443,41 @@ fn show(board: &Board, g: &Global, svg: Option<&Path>) -> Result<()> {
         fives: Vec<FiveOut>,
         forbidden: Vec<ForbiddenPoint>,
     }
-    let (points, forbidden_json) = forbidden_points(board);
-    if let Some(path) = svg {
-        let picture = renju::svg::render(board, &points);
-        write_atomic(path, picture.as_bytes())
-            .with_context(|| format!("cannot write the picture to `{}`", path.display()))?;
-    }
     let canonical = board.canonical();
-    let fives = board.fives();
-    if g.json {
-        let plain = notation::format_diagram(board, &DiagramStyle::default());
-        let out = Out {
-            rule: board.rules().rule(),
-            k: board.rules().k(),
-            size: board.size().to_string(),
-            to_move: board.to_move(),
-            moves: board.moves().iter().map(Point::to_string).collect(),
-            board: plain.lines().map(str::to_string).collect(),
-            hash: format!("{:016x}", board.hash()),
-            canonical: CanonicalOut {
-                hash: format!("{:016x}", canonical.key),
-                symmetry: canonical.symmetry.to_string(),
-            },
-            fives: fives
-                .iter()
-                .map(|f| FiveOut {
-                    color: f.color,
-                    points: five_text(f).1,
-                })
-                .collect(),
-            forbidden: forbidden_json,
-        };
-        outln!("{}", serde_json::to_string(&out)?)?;
-        return Ok(());
-    }
+    let plain = notation::format_diagram(board, &DiagramStyle::default());
+    let out = Out {
+        rule: board.rules().rule(),
+        k: board.rules().k(),
+        size: board.size().to_string(),
+        to_move: board.to_move(),
+        moves: board.moves().iter().map(Point::to_string).collect(),
+        board: plain.lines().map(str::to_string).collect(),
+        hash: format!("{:016x}", board.hash()),
+        canonical: CanonicalOut {
+            hash: format!("{:016x}", canonical.key),
+            symmetry: canonical.symmetry.to_string(),
+        },
+        fives: board
+            .fives()
+            .iter()
+            .map(|f| FiveOut {
+                color: f.color,
+                points: five_text(f).1,
+            })
+            .collect(),
+        forbidden,
+    };
+    outln!("{}", serde_json::to_string(&out)?)?;
+    Ok(())
+}
+
+/// `show` as text: the labelled diagram with Black's forbidden `points` marked, then one line
+/// per fact.
+fn show_text(board: &Board, points: &[(Point, Forbidden)]) -> Result<()> {
+    let canonical = board.canonical();
     let style = DiagramStyle {
         labels: true,
-        forbidden: &points,
+        forbidden: points,
     };
     outln!("{}", notation::format_diagram(board, &style).trim_end())?;
     outln!("rule:      {} on {}", board.rules(), board.size())?;
@@ -468,31 +487,20 @@ fn show(board: &Board, g: &Global, svg: Option<&Path>) -> Result<()> {
     outln!("to move:   {}", board.to_move())?;
     outln!("hash:      {:016x}", board.hash())?;
     outln!("canonical: {:016x} ({})", canonical.key, canonical.symmetry)?;
-    let fives: Vec<String> = fives.iter().map(|f| five_text(f).0).collect();
-    outln!(
-        "fives:     {}",
-        if fives.is_empty() {
-            "none".to_string()
-        } else {
-            fives.join(", ")
-        }
-    )?;
+    let fives: Vec<String> = board.fives().iter().map(|f| five_text(f).0).collect();
+    outln!("fives:     {}", list_or_none(&fives))?;
     if board.rules().has_forbidden() {
         let list: Vec<String> = points.iter().map(|(p, k)| format!("{p} {k}")).collect();
-        outln!(
-            "forbidden: {}",
-            if list.is_empty() {
-                "none".to_string()
-            } else {
-                list.join(", ")
-            }
-        )?;
-    }
-    if let Some(path) = svg
-        && !g.quiet
-        && std::io::stderr().is_terminal()
-    {
-        eprintln!("wrote {}", path.display());
+        outln!("forbidden: {}", list_or_none(&list))?;
     }
     Ok(())
+}
+
+/// Items joined by commas, or `none`.
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
 }
