@@ -167,19 +167,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         crate::cli::distinct_output(proof, "--proof", db, "database given to --db")?;
     }
     let board = crate::read_position_text(position, &options)?;
-    let threads = crate::cli::threads_of(args.threads);
-    let solve_options = solve_options(args, args.memory, threads);
-    let bar = crate::cli::spinner(global);
-    let start = Instant::now();
-    let solution = solve(&board, &solve_options, &mut |p| {
-        if let Some(bar) = &bar {
-            bar.set_message(progress_line(p, start.elapsed().as_secs_f64()));
-        }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    let seconds = start.elapsed().as_secs_f64();
+    let (solution, seconds) = solve_with_spinner(&board, args, global);
     if let (Some(path), Some(proof)) = (&args.proof, &solution.proof) {
         let mut text = serde_json::to_vec(proof)?;
         text.push(b'\n');
@@ -187,18 +175,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
             .with_context(|| format!("cannot write the proof to `{}`", path.display()))?;
     }
     // The answer is printed even when the database cannot take the proof.
-    let mut db_error = None;
-    let db = match (&args.db, &solution.proof) {
-        (Some(path), Some(proof)) => match crate::cli::db::add_proof(path, proof, global.quiet) {
-            Ok(done) => Some(done),
-            Err(e) => {
-                db_error = Some(e);
-                Some("not added: see the error")
-            }
-        },
-        (Some(_), None) => Some(NO_PROOF),
-        (None, _) => None,
-    };
+    let (db, db_error) = add_to_db(args, &solution, global.quiet);
     let answer = Answer {
         db,
         ..answer(None, &board, &solution, seconds)
@@ -206,27 +183,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     if global.json {
         crate::outln!("{}", serde_json::to_string(&answer)?)?;
     } else {
-        crate::outln!("result:      {}", answer.result)?;
-        crate::outln!("to move:     {}", answer.to_move)?;
-        if let Some(m) = &answer.best_move {
-            crate::outln!("best move:   {m}")?;
-        }
-        if !answer.pv.is_empty() {
-            crate::outln!("pv:          {}", answer.pv.join(" "))?;
-        }
-        crate::outln!(
-            "nodes:       {} in {:.3} s ({} table entries, {} proof nodes)",
-            answer.nodes,
-            seconds,
-            answer.tt_entries,
-            answer.proof_nodes
-        )?;
-        if let Some(note) = answer.note {
-            crate::outln!("note:        {note}")?;
-        }
-        if let (Some(done), Some(path)) = (answer.db, &args.db) {
-            crate::outln!("database:    {done} ({})", path.display())?;
-        }
+        print_answer(&answer, args.db.as_deref())?;
     }
     if args.proof.is_some() && solution.proof.is_none() && !global.quiet {
         let why = match solution.verdict {
@@ -236,6 +193,67 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         eprintln!("note: no proof written: {why}");
     }
     db_error.map_or(Ok(()), Err)
+}
+
+/// Solves `board` on all the threads asked for, with a progress bar on a terminal; the
+/// solution and the seconds it took.
+fn solve_with_spinner(board: &Board, args: &SolveArgs, global: &Global) -> (Solution, f64) {
+    let threads = crate::cli::threads_of(args.threads);
+    let solve_options = solve_options(args, args.memory, threads);
+    let bar = crate::cli::spinner(global);
+    let start = Instant::now();
+    let solution = solve(board, &solve_options, &mut |p| {
+        if let Some(bar) = &bar {
+            bar.set_message(progress_line(p, start.elapsed().as_secs_f64()));
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    (solution, start.elapsed().as_secs_f64())
+}
+
+/// The `--db` step for one position: what was done (`None` without `--db`), and the error
+/// if the database could not take the proof.
+fn add_to_db(
+    args: &SolveArgs,
+    solution: &Solution,
+    quiet: bool,
+) -> (Option<&'static str>, Option<anyhow::Error>) {
+    match (&args.db, &solution.proof) {
+        (Some(path), Some(proof)) => match crate::cli::db::add_proof(path, proof, quiet) {
+            Ok(done) => (Some(done), None),
+            Err(e) => (Some("not added: see the error"), Some(e)),
+        },
+        (Some(_), None) => (Some(NO_PROOF), None),
+        (None, _) => (None, None),
+    }
+}
+
+/// The answer for one position as text; `db` is the database given to `--db`.
+fn print_answer(answer: &Answer, db: Option<&Path>) -> Result<()> {
+    crate::outln!("result:      {}", answer.result)?;
+    crate::outln!("to move:     {}", answer.to_move)?;
+    if let Some(m) = &answer.best_move {
+        crate::outln!("best move:   {m}")?;
+    }
+    if !answer.pv.is_empty() {
+        crate::outln!("pv:          {}", answer.pv.join(" "))?;
+    }
+    crate::outln!(
+        "nodes:       {} in {:.3} s ({} table entries, {} proof nodes)",
+        answer.nodes,
+        answer.seconds,
+        answer.tt_entries,
+        answer.proof_nodes
+    )?;
+    if let Some(note) = answer.note {
+        crate::outln!("note:        {note}")?;
+    }
+    if let (Some(done), Some(path)) = (answer.db, db) {
+        crate::outln!("database:    {done} ({})", path.display())?;
+    }
+    Ok(())
 }
 
 /// `solve --batch`: every position on its own thread of the pool, each with its share of the
