@@ -473,7 +473,6 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
         .filter(|l| !l.trim().is_empty() && !is_file_labels(l, size) && !is_annotation(l))
         .collect();
     let expected_rows = usize::from(size.rows());
-    let cols = usize::from(size.cols());
     if rows.len() != expected_rows {
         return Err(PositionError::RowCount {
             found: rows.len(),
@@ -483,35 +482,7 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
     }
     let mut board = Board::new(size, options.rules);
     for (i, line) in rows.iter().enumerate() {
-        let row = i + 1;
-        let rank = expected_rows as isize - i as isize;
-        let cells = parse_row(line, row, rank, cols).map_err(|e| match e {
-            PositionError::RowLength {
-                row,
-                rank,
-                found,
-                expected,
-                text,
-                ..
-            } => PositionError::RowLength {
-                row,
-                rank,
-                found,
-                expected,
-                size,
-                text,
-            },
-            other => other,
-        })?;
-        for (x, &c) in cells.iter().enumerate() {
-            let color = match c {
-                'X' | 'x' => Color::Black,
-                'O' | 'o' | '0' => Color::White,
-                _ => continue,
-            };
-            let p = Point::new(x as u8, (rank - 1) as u8);
-            board.put(p, color).expect("each diagram point is set once");
-        }
+        put_row(&mut board, line, i)?;
     }
     if let Some(overline) = board.forbidden_overlines().first() {
         return Err(PositionError::BlackOverline {
@@ -525,6 +496,56 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
     if black_five && white_five {
         return Err(PositionError::TwoWinners);
     }
+    let to_move = diagram_to_move(&board, &text, options, black_five, white_five)?;
+    board.set_to_move(to_move);
+    Ok(board)
+}
+
+/// Puts the stones of diagram row `i` (0 for the top rank) on `board`.
+fn put_row(board: &mut Board, line: &str, i: usize) -> Result<(), PositionError> {
+    let size = board.size();
+    let row = i + 1;
+    let rank = isize::from(size.rows()) - i as isize;
+    let cells = parse_row(line, row, rank, usize::from(size.cols())).map_err(|e| match e {
+        PositionError::RowLength {
+            row,
+            rank,
+            found,
+            expected,
+            text,
+            ..
+        } => PositionError::RowLength {
+            row,
+            rank,
+            found,
+            expected,
+            size,
+            text,
+        },
+        other => other,
+    })?;
+    for (x, &c) in cells.iter().enumerate() {
+        let color = match c {
+            'X' | 'x' => Color::Black,
+            'O' | 'o' | '0' => Color::White,
+            _ => continue,
+        };
+        let p = Point::new(x as u8, (rank - 1) as u8);
+        board.put(p, color).expect("each diagram point is set once");
+    }
+    Ok(())
+}
+
+/// The side to move of a diagram's `board`: `options.to_move`, else the diagram's own
+/// `to move:` line, else what the stone counts give, where the side with a five is not the
+/// one to move.
+fn diagram_to_move(
+    board: &Board,
+    text: &str,
+    options: &PositionOptions,
+    black_five: bool,
+    white_five: bool,
+) -> Result<Color, PositionError> {
     let (black, white) = (
         board.stone_count(Color::Black),
         board.stone_count(Color::White),
@@ -550,8 +571,7 @@ pub fn parse_diagram(text: &str, options: &PositionOptions) -> Result<Board, Pos
             }
         }
     }
-    board.set_to_move(to_move);
-    Ok(board)
+    Ok(to_move)
 }
 
 /// The move list of a board's played moves, like `h8 h9 i9`.
