@@ -262,9 +262,24 @@ impl Walk<'_> {
             .insert(key)
     }
 
-    /// The points of a stored line in the walk's orientation; `None` if one is off the board.
-    fn line(&self, cells: &[Cell], frame: usize) -> Option<Vec<(usize, usize)>> {
-        cells.iter().map(|&c| self.point(c, frame)).collect()
+    /// A stored line (a VCF leaf's or a certificate, as `what` names it) in the walk's
+    /// orientation, checked to win from `at`'s position with the attacker to move, all of it.
+    fn winning_line(
+        &self,
+        cells: &[Cell],
+        at: &At,
+        what: &str,
+    ) -> Result<Vec<(usize, usize)>, String> {
+        let moves: Vec<(usize, usize)> = cells
+            .iter()
+            .map(|&c| self.point(c, at.frame))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("a {what} move off the board"))?;
+        match vcf_wins(at.pos, self.attacker, &moves) {
+            Err(e) => Err(format!("the {what} does not win: {e}")),
+            Ok(used) if used < moves.len() => Err(format!("the {what} {}", unplayed(used))),
+            Ok(_) => Ok(moves),
+        }
     }
 
     /// A five node: the attacker has a five on the board.
@@ -281,14 +296,8 @@ impl Walk<'_> {
         if at.to_move != self.attacker {
             return Err("a VCF leaf with the defender to move".into());
         }
-        let moves = self
-            .line(cells, at.frame)
-            .ok_or("a VCF move off the board")?;
-        match vcf_wins(at.pos, self.attacker, &moves) {
-            Err(e) => Err(format!("the VCF does not win: {e}")),
-            Ok(used) if used < moves.len() => Err(format!("the VCF {}", unplayed(used))),
-            Ok(_) => Ok(()),
-        }
+        self.winning_line(cells, at, "VCF")?;
+        Ok(())
     }
 
     /// An attacker move: the attacker is to move, the move is legal, and either it makes a five
@@ -371,19 +380,11 @@ impl Walk<'_> {
         certificate: Option<&[Cell]>,
         at: &At,
     ) -> Result<Option<Vec<(usize, usize)>>, String> {
-        let Some(cells) = certificate else {
-            return Ok(None);
-        };
-        let c = self
-            .line(cells, at.frame)
-            .ok_or("a certificate move off the board")?;
         // A certificate is the attacker's VCF were the defender to pass: it must win so, all
         // of it, even where every reply is listed and none needs it.
-        match vcf_wins(at.pos, self.attacker, &c) {
-            Err(e) => Err(format!("the certificate does not win: {e}")),
-            Ok(used) if used < c.len() => Err(format!("the certificate {}", unplayed(used))),
-            Ok(_) => Ok(Some(c)),
-        }
+        certificate
+            .map(|cells| self.winning_line(cells, at, "certificate"))
+            .transpose()
     }
 
     /// The listed replies in the walk's orientation, each with its edge: on the board, legal
