@@ -357,7 +357,7 @@ impl Walk<'_> {
         let legal = self.defender_moves(at)?;
         let certificate = self.certificate(certificate, at)?;
         let listed = self.listed_replies(replies, &legal, at)?;
-        self.unlisted_replies(&legal, certificate.as_deref(), &listed, at)
+        self.every_reply(&legal, certificate.as_deref(), &listed, at)
     }
 
     /// The defender's legal moves, where it has no five to play and the board is not full.
@@ -411,7 +411,7 @@ impl Walk<'_> {
 
     /// Every legal reply: a listed one is verified at its own node; any other must lose to
     /// the certificate. Failures of the latter are reported once per node.
-    fn unlisted_replies(
+    fn every_reply(
         &self,
         legal: &[(usize, usize)],
         certificate: Option<&[(usize, usize)]>,
