@@ -5,10 +5,12 @@
 //! - `move` (OR node, attacker to move): the attacker plays `play`, leading to `child`;
 //! - `vcf` (OR leaf): the attacker's VCF `line`, attacker and defender alternating, ending in a
 //!   five (or, under renju, a white four whose only block is forbidden for Black);
-//! - `replies` (AND node, defender to move): `certificate` is the attacker's VCF were the
-//!   defender to pass; every legal reply not in `replies` leaves it winning. With no
-//!   certificate, `replies` lists every legal reply (none at all only for Black under renju
-//!   with every empty point forbidden: Black must play one and loses);
+//! - `replies` (AND node, defender to move): `certificate` answers every legal reply not in
+//!   `replies`. It is the attacker's VCF were the defender to pass (a list of moves), or the
+//!   index of a node that proves the attacker's win were the defender to pass (a `move` or
+//!   `vcf` node on the same stones, the attacker to move). With no certificate, `replies` lists
+//!   every legal reply (none at all only for Black under renju with every empty point
+//!   forbidden: Black must play one and loses);
 //! - `five` (root only): the attacker already has a five on the board.
 //!
 //! This module is the data and nothing else: the search builds proofs (`solve`), and the
@@ -21,7 +23,7 @@ use crate::rules::{Board, Color, Point};
 /// The format name in every proof file.
 pub const FORMAT: &str = "renju-proof";
 /// The format version; any change to the format bumps it.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// A proof that `attacker` wins from the position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,13 +70,24 @@ pub enum ProofNode {
     },
     /// The defender is to move; every reply loses.
     Replies {
-        /// The attacker's VCF if the defender passed, covering every reply not listed.
-        certificate: Option<Vec<String>>,
+        /// What answers every reply not listed; `None` when every legal reply is listed.
+        certificate: Option<Certificate>,
         /// The replies searched, each with the node after it.
         replies: Vec<(String, usize)>,
     },
     /// The attacker has a five on the board already.
     Five,
+}
+
+/// What answers a defender node's replies that it does not list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Certificate {
+    /// The attacker's VCF were the defender to pass: attacker and defender moves alternating.
+    Line(Vec<String>),
+    /// The index of the node that proves the attacker's win were the defender to pass: a
+    /// position on the defender node's stones, with the attacker to move.
+    Proof(usize),
 }
 
 /// The names of `points`, in order.
@@ -141,10 +154,14 @@ impl Proof {
                         line.extend(parse(r));
                         at = *child;
                     }
-                    None => {
-                        line.extend(certificate.iter().flatten().filter_map(parse));
-                        break;
-                    }
+                    None => match certificate {
+                        Some(Certificate::Line(moves)) => {
+                            line.extend(moves.iter().filter_map(parse));
+                            break;
+                        }
+                        Some(Certificate::Proof(pass)) => at = *pass,
+                        None => break,
+                    },
                 },
                 ProofNode::Five => break,
             }

@@ -10,3 +10,4 @@
 pub mod replay;
 pub mod rules;
 pub mod verify;
+pub mod zone;

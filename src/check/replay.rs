@@ -7,7 +7,8 @@
 //! found with [`wins_at`] and a forbidden point with [`black_verdict`], straight from
 //! `docs/rules.md`. Nothing of the fast rules core, the threat search or the solver is used.
 
-use super::rules::{BLACK, EMPTY, Grid, Verdict, WHITE, Win, black_verdict, wins_at};
+use super::rules::{BLACK, EMPTY, Grid, Verdict, WHITE, Win, black_verdict, traced, wins_at};
+use super::zone::{Zone, add_five_point, add_stretches};
 
 /// A rule set, as `docs/rules.md` defines it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +247,37 @@ impl Position {
             )
     }
 
+    /// [`Position::is_forbidden_for_black`], with every empty point the test read added to
+    /// `zone` (kind 2 of `docs/certificates.md`).
+    #[must_use]
+    pub fn is_forbidden_recorded(&self, x: usize, y: usize, zone: &mut Zone) -> bool {
+        if self.rule != Rule::Renju || !self.is_empty(x, y) {
+            return false;
+        }
+        let (verdict, reads) = traced(|| black_verdict(&self.grid, x, y));
+        for i in reads {
+            zone.insert(i);
+        }
+        matches!(
+            verdict,
+            Verdict::Overline | Verdict::DoubleFour | Verdict::DoubleThree
+        )
+    }
+
+    /// [`Position::legal`], with the point and what its forbidden-move test read added to
+    /// `zone` when there is one.
+    fn legal_recorded(&self, x: usize, y: usize, stone: u8, zone: Option<&mut Zone>) -> bool {
+        match zone {
+            None => self.legal(x, y, stone),
+            Some(zone) => {
+                if let Some(i) = self.index(x, y) {
+                    zone.insert(i);
+                }
+                self.is_empty(x, y) && !(stone == BLACK && self.is_forbidden_recorded(x, y, zone))
+            }
+        }
+    }
+
     /// Whether `stone` may play at (x, y): on the board, empty, and not forbidden when the
     /// stone is Black under renju.
     ///
@@ -325,10 +357,37 @@ impl Position {
     /// that stops a five point is a stone on it (an opponent stone never changes a run's
     /// length), so this is the single five point or nothing; under caro a stone just past the
     /// end of a five whose other end is already the defender's stops it too.
-    fn stops(&self, attacker: u8) -> Vec<(usize, usize)> {
+    ///
+    /// With a `zone`, every point that leaves the attacker no five point is added to it, with
+    /// what its forbidden-move test read.
+    fn stops(&self, attacker: u8, mut zone: Option<&mut Zone>) -> Vec<(usize, usize)> {
+        let defender = opponent(attacker);
+        let fives = self.five_points(attacker);
+        let stopping = if self.rule == Rule::Caro {
+            self.stopping(attacker, &fives)
+        } else {
+            // The single five point, or nothing (above). Debug builds (the tests) also try
+            // every candidate and require the same answer.
+            let single = match fives[..] {
+                [(x, y)] => vec![(x, y)],
+                _ => Vec::new(),
+            };
+            debug_assert_eq!(single, self.stopping(attacker, &fives), "{fives:?}");
+            single
+        };
+        stopping
+            .into_iter()
+            .filter(|&(x, y)| self.legal_recorded(x, y, defender, zone.as_deref_mut()))
+            .collect()
+    }
+
+    /// The empty points where a defender stone leaves `attacker` none of its five points
+    /// `fives`, trying each five point and the points within [`Rule::radius`] of one on its
+    /// lines. Sorted by (y, x).
+    fn stopping(&self, attacker: u8, fives: &[(usize, usize)]) -> Vec<(usize, usize)> {
         let defender = opponent(attacker);
         let mut candidates = Vec::new();
-        for (fx, fy) in self.five_points(attacker) {
+        for &(fx, fy) in fives {
             candidates.push(fy * self.grid.width + fx);
             candidates.extend(self.line_neighbours(fx, fy, self.rule.radius()));
         }
@@ -343,8 +402,14 @@ impl Position {
                 after.play(x, y, defender);
                 !after.has_five_point(attacker)
             })
-            .filter(|&(x, y)| self.legal(x, y, defender))
             .collect()
+    }
+
+    /// Adds `stone`'s five points to `zone` (kind 3 of `docs/certificates.md`).
+    fn record_five_points(&self, stone: u8, zone: &mut Zone) {
+        for p in self.five_points(stone) {
+            add_five_point(zone, &self.grid, self.rule, p);
+        }
     }
 }
 
@@ -396,21 +461,60 @@ pub fn vcf_wins(pos: &Position, attacker: u8, moves: &[(usize, usize)]) -> Resul
     if pos.has_won(BLACK) || pos.has_won(WHITE) {
         return Err("the game is already over".into());
     }
-    replay(pos.clone(), attacker, moves, 0)
+    replay(pos.clone(), attacker, moves, 0, None)
 }
 
-/// [`vcf_wins`] from the attacker move `moves[i]` on, in `pos`.
+/// What a replay records: the zone (`docs/certificates.md`) and the extra defender stones it
+/// must stand.
+pub struct Recording {
+    /// The points recorded so far.
+    pub zone: Zone,
+    /// The extra defender stones the zone must stand.
+    pub extra: usize,
+}
+
+/// [`vcf_wins`], recording the line's zone for `extra` extra defender stones
+/// (`docs/certificates.md`): the zone is returned with the moves used.
+///
+/// # Errors
+/// As [`vcf_wins`].
+pub fn vcf_zone(
+    pos: &Position,
+    attacker: u8,
+    moves: &[(usize, usize)],
+    extra: usize,
+) -> Result<(usize, Zone), String> {
+    let mut recording = Recording {
+        zone: Zone::default(),
+        extra,
+    };
+    if attacker != BLACK && attacker != WHITE {
+        return Err(format!("the attacker {attacker} is not a stone colour"));
+    }
+    if pos.has_won(BLACK) || pos.has_won(WHITE) {
+        return Err("the game is already over".into());
+    }
+    let used = replay(pos.clone(), attacker, moves, 0, Some(&mut recording))?;
+    Ok((used, recording.zone))
+}
+
+/// [`vcf_wins`] from the attacker move `moves[i]` on, in `pos`, recording what the zone needs
+/// into `rec` when there is one.
 fn replay(
     mut pos: Position,
     attacker: u8,
     moves: &[(usize, usize)],
     i: usize,
+    mut rec: Option<&mut Recording>,
 ) -> Result<usize, String> {
     let defender = opponent(attacker);
     let n = i + 1;
     let Some(&(x, y)) = moves.get(i) else {
         // A line may leave its final five out: the attacker, to move, plays a five point.
         if pos.has_five_point(attacker) {
+            if let Some(r) = rec {
+                pos.record_five_points(attacker, &mut r.zone);
+            }
             return Ok(n);
         }
         return Err(format!("the moves run out after move {i} without a win"));
@@ -420,10 +524,13 @@ fn replay(
             "move {n} ({x}, {y}) is off the board or on a taken point"
         ));
     }
-    if !pos.legal(x, y, attacker) {
+    if !pos.legal_recorded(x, y, attacker, rec.as_deref_mut().map(|r| &mut r.zone)) {
         return Err(format!("move {n} ({x}, {y}) is forbidden for Black"));
     }
     if pos.makes_win(x, y, attacker) {
+        if let Some(r) = rec {
+            add_five_point(&mut r.zone, &pos.grid, pos.rule, (x, y));
+        }
         return Ok(n);
     }
     let threats = pos.five_points(defender);
@@ -438,7 +545,18 @@ fn replay(
     if !pos.has_five_point(attacker) {
         return Err(format!("move {n} ({x}, {y}) is not a four"));
     }
-    let stops = pos.stops(attacker);
+    if let Some(r) = rec.as_deref_mut() {
+        add_stretches(
+            &mut r.zone,
+            &pos.grid,
+            pos.rule,
+            attacker,
+            defender,
+            r.extra,
+        );
+        pos.record_five_points(attacker, &mut r.zone);
+    }
+    let stops = pos.stops(attacker, rec.as_deref_mut().map(|r| &mut r.zone));
     if stops.is_empty() {
         return Ok(n);
     }
@@ -447,7 +565,7 @@ fn replay(
     for &(sx, sy) in &stops {
         let mut next = pos.clone();
         next.play(sx, sy, defender);
-        let result = replay(next, attacker, moves, i + 1);
+        let result = replay(next, attacker, moves, i + 1, rec.as_deref_mut());
         match result {
             Ok(u) => used = used.max(u),
             Err(e) if several => {

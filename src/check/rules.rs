@@ -7,6 +7,33 @@
 //!
 //! The board edge blocks like a white stone: a point off the board is never black and never
 //! empty.
+//!
+//! [`traced`] runs a test and records every empty point it read: the checker's zones
+//! (`docs/certificates.md`) are built from such records. A test reads the board only through
+//! [`Grid`]'s own accessors, so the record is complete.
+
+use std::cell::{Cell, RefCell};
+
+thread_local! {
+    /// Whether the empty points read on this thread are being recorded.
+    static TRACING: Cell<bool> = const { Cell::new(false) };
+    /// The empty points read since [`traced`] began, as cell indices.
+    static READS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f`, and returns what it returned with the cell indices (`y * width + x`) of every
+/// empty point it read through a [`Grid`]'s accessors, on this thread (with repeats).
+/// Tracing does not nest: `f` must not call `traced`.
+pub fn traced<R>(f: impl FnOnce() -> R) -> (R, Vec<usize>) {
+    TRACING.with(|t| {
+        assert!(!t.get(), "traced: tracing does not nest");
+        t.set(true);
+    });
+    let result = f();
+    TRACING.with(|t| t.set(false));
+    let reads = READS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    (result, reads)
+}
 
 /// A plain board: `cells[y * width + x]` is [`EMPTY`], [`BLACK`] or [`WHITE`]; x = 0 is file
 /// `a`, y = 0 is rank 1 (bottom).
@@ -52,13 +79,19 @@ type Direction = (isize, isize);
 const DIRECTIONS: [Direction; 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 impl Grid {
-    /// The cell at `p`, or `None` when `p` is off the board.
+    /// The cell at `p`, or `None` when `p` is off the board. An empty point read while
+    /// [`traced`] runs is recorded.
     fn cell(&self, p: Point) -> Option<u8> {
         let (x, y) = p;
         if x < 0 || y < 0 || x >= self.width as isize || y >= self.height as isize {
             return None;
         }
-        Some(self.cells[y as usize * self.width + x as usize])
+        let i = y as usize * self.width + x as usize;
+        let c = self.cells[i];
+        if c == EMPTY && TRACING.with(Cell::get) {
+            READS.with(|r| r.borrow_mut().push(i));
+        }
+        Some(c)
     }
 
     fn is_black(&self, p: Point) -> bool {
@@ -79,12 +112,14 @@ impl Grid {
         next.cells[p.1 as usize * self.width + p.0 as usize] = BLACK;
         next
     }
-
-    /// How far a line through any point can reach on this board.
-    fn reach(&self) -> isize {
-        self.width.max(self.height) as isize
-    }
 }
+
+/// How far along a line from `p` its five points and three completions can lie: a five is five
+/// points in a row, so one that contains `p` lies within four steps of it, and so does the
+/// point that completes it; a straight four through `p` and a completing point lies within
+/// three. The tests look no further, which gives the same answers as looking along the whole
+/// line, and reads (see [`traced`]) only points that can matter.
+const SCAN: isize = 4;
 
 /// The point `t` steps from `p` along `dir` (`t` may be negative).
 fn step(p: Point, dir: Direction, t: isize) -> Point {
@@ -129,8 +164,7 @@ fn is_five_point(board: &Grid, p: Point, dir: Direction, t: isize) -> bool {
 
 /// Offsets (relative to `p`, along `dir`) of every five point of the line through `p`.
 fn five_points(board: &Grid, p: Point, dir: Direction) -> Vec<isize> {
-    let reach = board.reach();
-    (-reach..=reach)
+    (-SCAN..=SCAN)
         .filter(|&t| t != 0 && is_five_point(board, p, dir, t))
         .collect()
 }
@@ -169,8 +203,7 @@ fn three_completions(board: &Grid, p: Point, dir: Direction) -> Vec<Point> {
     if !five_points(board, p, dir).is_empty() {
         return Vec::new();
     }
-    let reach = board.reach();
-    (-reach..=reach)
+    (-SCAN..=SCAN)
         .filter(|&t| t != 0 && board.is_empty(step(p, dir, t)))
         .filter(|&t| {
             let after = board.with_black(step(p, dir, t));

@@ -3,7 +3,11 @@
 //!
 //! - every attacker move is legal (never a forbidden point for Black);
 //! - at every defender node, every legal reply is either listed, with a node of its own that
-//!   checks, or answered by the certificate, replayed with that reply on the board;
+//!   checks, or answered by the certificate: a VCF line, or the node of the pass position (the
+//!   same stones, the attacker to move), verified once on the board as it is. A reply outside
+//!   the certificate's *zone* (`docs/certificates.md`, [`super::zone`]) that makes no five is
+//!   answered without more; one inside it is answered only if the certificate, verified again
+//!   with the reply on the board, still wins;
 //! - every leaf is a five on the board or a VCF that wins (which covers renju's white four
 //!   whose only block is forbidden for Black);
 //! - every line (leaf or certificate) ends where it wins, and a certificate wins after a pass
@@ -12,12 +16,14 @@
 //! - every referenced node exists, and no path leads back to a node on it.
 //!
 //! A node reached again is verified once per position, side to move, orientation and attacker:
-//! what it proves for one attacker says nothing for the other.
+//! what it proves for one attacker says nothing for the other. Inside a certificate, a node is
+//! verified for a number of extra defender stones its zone must stand (the *level*: 1 for a
+//! certificate of the proof, one more for each certificate inside), once per level.
 //!
 //! The database layer is used only to read the file; its moves are mapped through the
 //! symmetries by this module's own arithmetic, from the definitions in `docs/db-format.md`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,10 +32,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::replay::{Position, Rule, vcf_wins};
+use super::replay::{Position, Rule, vcf_wins, vcf_zone};
 use super::rules::{BLACK, EMPTY, Grid, WHITE};
+use super::zone::{Zone, add_five_point};
 use crate::db::{Cell, Database, Edge, Node, Root, position_name};
 use crate::rules::{Color, Point};
+
+mod defender;
 
 /// The most problems a report lists; checking goes on, but only the count grows.
 const MAX_LISTED: usize = 100;
@@ -103,25 +112,59 @@ struct Walk<'a> {
     attacker: u8,
     rule: Rule,
     checked: &'a AtomicUsize,
-    /// (node, orientation, position) already verified.
+    /// (node, orientation, position) already verified outside certificates.
     seen: &'a Mutex<HashSet<(u32, u128)>>,
+    /// Inside certificates: (node, orientation, position, level) verified, with the zone, or
+    /// `None` where it failed.
+    zones: &'a Mutex<HashMap<(u32, u128), Option<Zone>>>,
     problems: &'a Mutex<(usize, Vec<Problem>)>,
     progress: &'a (dyn Fn(usize) + Sync),
 }
 
+/// Why a node does not check: a problem to report at its position, or one already reported
+/// further down.
+enum Fault {
+    Here(String),
+    Below,
+}
+
+impl From<String> for Fault {
+    fn from(problem: String) -> Self {
+        Fault::Here(problem)
+    }
+}
+
+impl From<&str> for Fault {
+    fn from(problem: &str) -> Self {
+        Fault::Here(problem.to_string())
+    }
+}
+
+/// A step of a path from the root: a move, or `None` for the defender's pass into a
+/// certificate's pass position.
+type Step = Option<(usize, usize)>;
+
 /// Where a node is verified: `frame` maps the node's stored orientation onto the walk's; `pos`
-/// is the position with `to_move` to move, `path` the moves from the root and `open` the nodes
-/// on the way here, this one included.
+/// is the position with `to_move` to move, `path` the steps from the root and `open` the nodes
+/// on the way here, this one included. `level` is the number of extra defender stones its zone
+/// must stand (0 outside certificates, where no zone is recorded).
 struct At<'p> {
     frame: usize,
     pos: &'p Position,
     to_move: u8,
-    path: &'p [(usize, usize)],
+    path: &'p [Step],
     open: &'p [u32],
+    level: usize,
 }
 
-/// A listed reply in the walk's orientation, with the edge to its node.
-type ListedReply = ((usize, usize), Edge);
+impl At<'_> {
+    /// The path with `step` added.
+    fn path_with(&self, step: Step) -> Vec<Step> {
+        let mut path = self.path.to_vec();
+        path.push(step);
+        path
+    }
+}
 
 fn stone(c: Color) -> u8 {
     match c {
@@ -172,8 +215,9 @@ impl Walk<'_> {
         self.submitted(p).to_string()
     }
 
-    /// The root's stones as a move list (alternating when the counts allow), then `path`.
-    fn name(&self, path: &[(usize, usize)]) -> String {
+    /// The root's stones as a move list (alternating when the counts allow), then `path`
+    /// (`pass` for a pass).
+    fn name(&self, path: &[Step]) -> String {
         let stones = |cells: &[Cell]| -> Vec<Point> {
             let mut v: Vec<Point> = cells
                 .iter()
@@ -183,11 +227,17 @@ impl Walk<'_> {
             v.sort_unstable();
             v
         };
-        let path: Vec<Point> = path.iter().map(|&p| self.submitted(p)).collect();
-        position_name(&stones(&self.root.black), &stones(&self.root.white), &path)
+        let mut name = position_name(&stones(&self.root.black), &stones(&self.root.white), &[]);
+        for step in path {
+            if !name.is_empty() {
+                name.push(' ');
+            }
+            name.push_str(&step.map_or("pass".to_string(), |p| self.show(p)));
+        }
+        name
     }
 
-    fn fail(&self, path: &[(usize, usize)], problem: String) {
+    fn fail(&self, path: &[Step], problem: String) {
         let mut p = self
             .problems
             .lock()
@@ -201,61 +251,70 @@ impl Walk<'_> {
         }
     }
 
-    /// Verifies node `n` on `pos`, with `to_move` to move; `frame` maps the node's stored
-    /// orientation onto the walk's; `path` holds the moves from the root and `open` the nodes
-    /// on the way here.
-    fn node(
-        &self,
-        n: u32,
-        frame: usize,
-        pos: &Position,
-        to_move: u8,
-        path: &[(usize, usize)],
-        open: &[u32],
-    ) {
+    /// Verifies node `n` at `at`, and returns its zone (empty outside certificates), or
+    /// `None` if it failed (the problem is reported).
+    fn node(&self, n: u32, at: &At) -> Option<Zone> {
         let Some(node) = self.db.nodes.get(n as usize) else {
-            self.fail(path, format!("refers to node {n}, which does not exist"));
-            return;
+            self.fail(at.path, format!("refers to node {n}, which does not exist"));
+            return None;
         };
-        if open.contains(&n) {
-            self.fail(path, format!("node {n} leads back to itself (a cycle)"));
-            return;
+        if at.open.contains(&n) {
+            self.fail(at.path, format!("node {n} leads back to itself (a cycle)"));
+            return None;
         }
-        if !self.first_visit(n, frame, pos, to_move) {
-            return;
+        let key = self.key(n, at);
+        if at.level == 0 {
+            if !self.first_visit(key) {
+                return Some(Zone::default());
+            }
+        } else if let Some(known) = self.zones.lock().expect("no panic").get(&key) {
+            return known.clone();
         }
         self.checked.fetch_add(1, Ordering::Relaxed);
         (self.progress)(1);
-        let mut open = open.to_vec();
+        let mut open = at.open.to_vec();
         open.push(n);
-        let at = At {
-            frame,
-            pos,
-            to_move,
-            path,
-            open: &open,
-        };
+        let here = At { open: &open, ..*at };
         let verified = match node {
-            Node::Five => self.five(&at),
-            Node::Vcf(cells) => self.vcf_leaf(cells, &at),
-            Node::Move { play, child } => self.attacker_move(*play, *child, &at),
+            Node::Five => self.five(&here),
+            Node::Vcf(cells) => self.vcf_leaf(cells, &here),
+            Node::Move { play, child } => self.attacker_move(*play, *child, &here),
             Node::Replies {
                 certificate,
                 replies,
-            } => self.defender_node(certificate.as_deref(), replies, &at),
+            } => self.defender_node(certificate.as_ref(), replies, &here),
         };
-        if let Err(problem) = verified {
-            self.fail(path, problem);
+        let zone = match verified {
+            Ok(zone) => Some(zone),
+            Err(Fault::Here(problem)) => {
+                self.fail(at.path, problem);
+                None
+            }
+            Err(Fault::Below) => None,
+        };
+        if at.level > 0 {
+            self.zones
+                .lock()
+                .expect("no panic")
+                .insert(key, zone.clone());
         }
+        zone
     }
 
-    /// Whether node `n` is met here for the first time with this position, side to move,
-    /// orientation and attacker (and so is to be verified); marks it seen.
-    fn first_visit(&self, n: u32, frame: usize, pos: &Position, to_move: u8) -> bool {
-        // A node verified for one attacker proves nothing for the other: the attacker is part
-        // of what was verified, with the position, the side to move and the orientation.
-        let extra = (u64::from(self.attacker) << 16) | (u64::from(to_move) << 8) | frame as u64;
-        let key = (n, fingerprint(pos.grid(), extra));
+    /// The key a node is verified under at `at`. A node verified for one attacker proves
+    /// nothing for the other: the attacker is part of what was verified, with the position,
+    /// the side to move, the orientation and the level.
+    fn key(&self, n: u32, at: &At) -> (u32, u128) {
+        let extra = (at.level as u64) << 24
+            | u64::from(self.attacker) << 16
+            | u64::from(at.to_move) << 8
+            | at.frame as u64;
+        (n, fingerprint(at.pos.grid(), extra))
+    }
+
+    /// Whether a node is met for the first time under `key` outside certificates (and so is
+    /// to be verified); marks it seen.
+    fn first_visit(&self, key: (u32, u128)) -> bool {
         self.seen
             .lock()
             .expect("no thread panics holding the lock")
@@ -263,64 +322,75 @@ impl Walk<'_> {
     }
 
     /// A stored line (a VCF leaf's or a certificate, as `what` names it) in the walk's
-    /// orientation, checked to win from `at`'s position with the attacker to move, all of it.
+    /// orientation, checked to win from `at`'s position with the attacker to move, all of it;
+    /// with its zone for `extra` extra defender stones when `extra` is above 0.
     fn winning_line(
         &self,
         cells: &[Cell],
         at: &At,
+        extra: usize,
         what: &str,
-    ) -> Result<Vec<(usize, usize)>, String> {
+    ) -> Result<(Vec<(usize, usize)>, Zone), String> {
         let moves: Vec<(usize, usize)> = cells
             .iter()
             .map(|&c| self.point(c, at.frame))
             .collect::<Option<_>>()
             .ok_or_else(|| format!("a {what} move off the board"))?;
-        match vcf_wins(at.pos, self.attacker, &moves) {
+        let replayed = if extra == 0 {
+            vcf_wins(at.pos, self.attacker, &moves).map(|used| (used, Zone::default()))
+        } else {
+            vcf_zone(at.pos, self.attacker, &moves, extra)
+        };
+        match replayed {
             Err(e) => Err(format!("the {what} does not win: {e}")),
-            Ok(used) if used < moves.len() => Err(format!("the {what} {}", unplayed(used))),
-            Ok(_) => Ok(moves),
+            Ok((used, _)) if used < moves.len() => Err(format!("the {what} {}", unplayed(used))),
+            Ok((_, zone)) => Ok((moves, zone)),
         }
     }
 
     /// A five node: the attacker has a five on the board.
-    fn five(&self, at: &At) -> Result<(), String> {
+    fn five(&self, at: &At) -> Result<Zone, Fault> {
         if at.pos.has_won(self.attacker) {
-            Ok(())
+            Ok(Zone::default())
         } else {
             Err("a five is claimed but the attacker has none".into())
         }
     }
 
     /// A VCF leaf: the attacker is to move, and the line wins, all of it.
-    fn vcf_leaf(&self, cells: &[Cell], at: &At) -> Result<(), String> {
+    fn vcf_leaf(&self, cells: &[Cell], at: &At) -> Result<Zone, Fault> {
         if at.to_move != self.attacker {
             return Err("a VCF leaf with the defender to move".into());
         }
-        self.winning_line(cells, at, "VCF")?;
-        Ok(())
+        Ok(self.winning_line(cells, at, at.level, "VCF")?.1)
     }
 
     /// An attacker move: the attacker is to move, the move is legal, and either it makes a five
     /// and leads to the five node, or the node below it checks with the defender to move.
-    fn attacker_move(&self, play: Cell, child: Edge, at: &At) -> Result<(), String> {
+    fn attacker_move(&self, play: Cell, child: Edge, at: &At) -> Result<Zone, Fault> {
         let attacker = self.attacker;
         if at.to_move != attacker {
             return Err("an attacker move with the defender to move".into());
         }
         let m = self
             .point(play, at.frame)
-            .ok_or("the attacker's move is off the board")?;
+            .ok_or(Fault::from("the attacker's move is off the board"))?;
         if !at.pos.is_empty(m.0, m.1) {
-            return Err(format!(
-                "the attacker's move {} is on a stone",
-                self.show(m)
-            ));
+            return Err(format!("the attacker's move {} is on a stone", self.show(m)).into());
         }
-        if !at.pos.legal(m.0, m.1, attacker) {
+        let mut zone = Zone::default();
+        let forbidden = if at.level == 0 {
+            !at.pos.legal(m.0, m.1, attacker)
+        } else {
+            zone.insert(m.1 * self.size().0 + m.0);
+            attacker == BLACK && at.pos.is_forbidden_recorded(m.0, m.1, &mut zone)
+        };
+        if forbidden {
             return Err(format!(
                 "the attacker's move {} is forbidden for Black",
                 self.show(m)
-            ));
+            )
+            .into());
         }
         if at.pos.makes_win(m.0, m.1, attacker) {
             // The game ends with this move: nothing may be stored below it but the five (the
@@ -329,133 +399,26 @@ impl Walk<'_> {
                 return Err(format!(
                     "the attacker's move {} makes a five, but leads to more moves",
                     self.show(m)
-                ));
+                )
+                .into());
             }
-            return Ok(());
+            add_five_point(&mut zone, at.pos.grid(), self.rule, m);
+            return Ok(zone);
         }
         let mut next = at.pos.clone();
         next.play(m.0, m.1, attacker);
-        let mut path = at.path.to_vec();
-        path.push(m);
-        let frame = compose(at.frame, child.symmetry.index());
-        self.node(child.node, frame, &next, other(attacker), &path, at.open);
-        Ok(())
-    }
-
-    /// A defender node: the defender is to move and cannot win at once, the certificate wins
-    /// were it to pass, and every legal reply is either listed with a node that checks or
-    /// answered by the certificate.
-    fn defender_node(
-        &self,
-        certificate: Option<&[Cell]>,
-        replies: &[(Cell, Edge)],
-        at: &At,
-    ) -> Result<(), String> {
-        if at.to_move != other(self.attacker) {
-            return Err("a defender node with the attacker to move".into());
-        }
-        let legal = self.defender_moves(at)?;
-        let certificate = self.certificate(certificate, at)?;
-        let listed = self.listed_replies(replies, &legal, at)?;
-        self.every_reply(&legal, certificate.as_deref(), &listed, at)
-    }
-
-    /// The defender's legal moves, where it has no five to play and the board is not full.
-    fn defender_moves(&self, at: &At) -> Result<Vec<(usize, usize)>, String> {
-        let defender = other(self.attacker);
-        if at.pos.has_five_point(defender) {
-            return Err("the defender has a five to play".into());
-        }
-        let legal = at.pos.legal_moves(defender);
-        if legal.is_empty() && !at.pos.grid().cells.contains(&EMPTY) {
-            return Err("the board is full: a draw, not a loss".into());
-        }
-        Ok(legal)
-    }
-
-    /// The defender node's certificate in the walk's orientation, checked to win, all of it,
-    /// were the defender to pass.
-    fn certificate(
-        &self,
-        certificate: Option<&[Cell]>,
-        at: &At,
-    ) -> Result<Option<Vec<(usize, usize)>>, String> {
-        // A certificate is the attacker's VCF were the defender to pass: it must win so, all
-        // of it, even where every reply is listed and none needs it.
-        certificate
-            .map(|cells| self.winning_line(cells, at, "certificate"))
-            .transpose()
-    }
-
-    /// The listed replies in the walk's orientation, each with its edge: on the board, legal
-    /// and listed once.
-    fn listed_replies(
-        &self,
-        replies: &[(Cell, Edge)],
-        legal: &[(usize, usize)],
-        at: &At,
-    ) -> Result<Vec<ListedReply>, String> {
-        let mut listed: Vec<ListedReply> = Vec::with_capacity(replies.len());
-        for &(r, e) in replies {
-            match self.point(r, at.frame) {
-                Some(p) if listed.iter().any(|&(q, _)| q == p) => {
-                    return Err(format!("reply {} is listed twice", self.show(p)));
-                }
-                Some(p) if legal.contains(&p) => listed.push((p, e)),
-                Some(p) => return Err(format!("listed reply {} is not legal", self.show(p))),
-                None => return Err("a listed reply off the board".into()),
-            }
-        }
-        Ok(listed)
-    }
-
-    /// Every legal reply: a listed one is verified at its own node; any other must lose to
-    /// the certificate. Failures of the latter are reported once per node.
-    fn every_reply(
-        &self,
-        legal: &[(usize, usize)],
-        certificate: Option<&[(usize, usize)]>,
-        listed: &[ListedReply],
-        at: &At,
-    ) -> Result<(), String> {
-        let attacker = self.attacker;
-        let defender = other(attacker);
-        let failures: Vec<((usize, usize), String)> = legal
-            .par_iter()
-            .filter_map(|&r| {
-                let mut next = at.pos.clone();
-                next.play(r.0, r.1, defender);
-                if next.has_won(defender) {
-                    return Some((r, "it makes a five for the defender".to_string()));
-                }
-                if let Some(&(_, e)) = listed.iter().find(|(p, _)| *p == r) {
-                    let mut here = at.path.to_vec();
-                    here.push(r);
-                    let frame = compose(at.frame, e.symmetry.index());
-                    self.node(e.node, frame, &next, attacker, &here, at.open);
-                    return None;
-                }
-                match certificate {
-                    Some(c) => vcf_wins(&next, attacker, c)
-                        .err()
-                        .map(|e| (r, format!("the certificate fails: {e}"))),
-                    None => Some((r, "no certificate covers it".to_string())),
-                }
-            })
-            .collect();
-        match failures.first() {
-            None => Ok(()),
-            Some((r, e)) => Err(format!(
-                "{} defender repl{} not answered; the first, {}: {e}",
-                failures.len(),
-                if failures.len() == 1 {
-                    "y is"
-                } else {
-                    "ies are"
-                },
-                self.show(*r)
-            )),
-        }
+        let path = at.path_with(Some(m));
+        let below = At {
+            frame: compose(at.frame, child.symmetry.index()),
+            pos: &next,
+            to_move: other(attacker),
+            path: &path,
+            ..*at
+        };
+        // A problem below is reported there.
+        let child_zone = self.node(child.node, &below).ok_or(Fault::Below)?;
+        zone.add(&child_zone);
+        Ok(zone)
     }
 }
 
@@ -482,6 +445,7 @@ pub fn check(db: &Database, progress: &(dyn Fn(usize) + Sync)) -> Report {
     let start = Instant::now();
     let checked = AtomicUsize::new(0);
     let seen = Mutex::new(HashSet::new());
+    let zones = Mutex::new(HashMap::new());
     let problems = Mutex::new((0, Vec::new()));
     let rule = rule_of(db);
     db.roots.par_iter().for_each(|root| {
@@ -492,6 +456,7 @@ pub fn check(db: &Database, progress: &(dyn Fn(usize) + Sync)) -> Report {
             rule,
             checked: &checked,
             seen: &seen,
+            zones: &zones,
             problems: &problems,
             progress,
         };
@@ -542,6 +507,14 @@ impl Walk<'_> {
             self.fail(&[], "the root's node does not fit the side to move".into());
             return;
         }
-        self.node(self.root.node, 0, &pos, to_move, &[], &[]);
+        let at = At {
+            frame: 0,
+            pos: &pos,
+            to_move,
+            path: &[],
+            open: &[],
+            level: 0,
+        };
+        self.node(self.root.node, &at);
     }
 }

@@ -5,10 +5,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    Cell, Database, DbError, Edge, Index, Node, PositionKey, Root, Visit, cell_of, describe,
-    position_name, walk,
+    Cell, Certificate, Database, DbError, Edge, Index, Node, PositionKey, Root, Visit, cell_of,
+    describe, position_name, walk,
 };
-use crate::proof::{Proof, ProofNode};
+use crate::proof::{self, Proof, ProofNode};
 use crate::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 
 /// What adding a root did.
@@ -27,7 +27,13 @@ enum Step<I> {
     Five,
     Vcf(Vec<Point>),
     Move(Point, I),
-    Replies(Option<Vec<Point>>, Vec<(Point, I)>),
+    Replies(Option<StepCertificate<I>>, Vec<(Point, I)>),
+}
+
+/// A defender node's certificate in a [`Step`]: a stored line, or the pass position's node.
+enum StepCertificate<I> {
+    Line(Vec<Point>),
+    Proof(I),
 }
 
 /// A proof to add: a [`Proof`] or a root of another database.
@@ -102,12 +108,13 @@ impl Source for ProofSource<'_> {
             } => {
                 // The certificate is played as if the defender had passed.
                 let certificate = match certificate {
-                    Some(line) => {
+                    Some(proof::Certificate::Line(line)) => {
                         board.set_to_move(board.to_move().opponent());
                         let stored = self.stored_line(line, board);
                         board.set_to_move(board.to_move().opponent());
-                        Some(stored?)
+                        Some(StepCertificate::Line(stored?))
                     }
+                    Some(proof::Certificate::Proof(pass)) => Some(StepCertificate::Proof(*pass)),
                     None => None,
                 };
                 Step::Replies(
@@ -155,7 +162,11 @@ impl Source for DbSource<'_> {
                 certificate,
                 replies,
             } => Step::Replies(
-                certificate.as_deref().map(line).transpose()?,
+                match certificate {
+                    Some(Certificate::Line(cells)) => Some(StepCertificate::Line(line(cells)?)),
+                    Some(Certificate::Proof(e)) => Some(StepCertificate::Proof(edge(*e))),
+                    None => None,
+                },
                 replies
                     .iter()
                     .map(|&(r, e)| point(r).map(|p| (p, edge(e))))
@@ -206,7 +217,7 @@ impl Source for CombinedSource {
                     board.set_to_move(board.to_move().opponent());
                     let stored = stored_line(line, board);
                     board.set_to_move(board.to_move().opponent());
-                    stored
+                    StepCertificate::Line(stored)
                 });
                 Step::Replies(certificate, replies.iter().map(|&r| (r, false)).collect())
             }
@@ -524,12 +535,30 @@ impl Builder {
                 child: child(self, p, id, board)?,
             },
             Step::Replies(certificate, replies) => {
+                let certificate = match certificate {
+                    Some(StepCertificate::Line(line)) => {
+                        Some(Certificate::Line(line.into_iter().map(cell).collect()))
+                    }
+                    Some(StepCertificate::Proof(id)) => {
+                        // The pass position: the same stones, the attacker to move.
+                        let to_move = board.to_move();
+                        board.set_to_move(to_move.opponent());
+                        let result = self.insert(source, id, board, attacker);
+                        board.set_to_move(to_move);
+                        let (n, child_frame) = result?;
+                        Some(Certificate::Proof(Edge {
+                            node: n,
+                            symmetry: child_frame.inverse(),
+                        }))
+                    }
+                    None => None,
+                };
                 let mut listed = Vec::with_capacity(replies.len());
                 for (r, id) in replies {
                     listed.push((cell(r), child(self, r, id, board)?));
                 }
                 Node::Replies {
-                    certificate: certificate.map(|c| c.into_iter().map(cell).collect()),
+                    certificate,
                     replies: listed,
                 }
             }
@@ -584,7 +613,15 @@ fn count_proof(proof: &Proof) -> usize {
         count += 1;
         match &proof.nodes[n] {
             ProofNode::Move { child, .. } => stack.push(*child),
-            ProofNode::Replies { replies, .. } => stack.extend(replies.iter().map(|(_, c)| *c)),
+            ProofNode::Replies {
+                certificate,
+                replies,
+            } => {
+                if let Some(proof::Certificate::Proof(pass)) = certificate {
+                    stack.push(*pass);
+                }
+                stack.extend(replies.iter().map(|(_, c)| *c));
+            }
             ProofNode::Five | ProofNode::Vcf { .. } => {}
         }
     }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use super::{Cell, Database, Node, Symmetry, position_name, submitted_stones};
+use super::{Cell, Certificate, Database, Node, Symmetry, position_name, submitted_stones};
 use crate::renlib::{Library, RenlibError};
 use crate::rules::{Board, Color, Defence, Point, Size};
 
@@ -165,11 +165,16 @@ impl Walk<'_> {
                         self.out,
                         "{pad}[n{n}] {to_move} to move loses: every legal reply is listed"
                     )?,
-                    Some(line) => writeln!(
+                    Some(Certificate::Line(line)) => writeln!(
                         self.out,
                         "{pad}[n{n}] {to_move} to move loses: after any reply not listed, {} wins by {}",
                         to_move.opponent(),
                         line_words(self.db, line, frame)
+                    )?,
+                    Some(Certificate::Proof(_)) => writeln!(
+                        self.out,
+                        "{pad}[n{n}] {to_move} to move loses: after any reply not listed, {} wins as after a pass",
+                        to_move.opponent(),
                     )?,
                 }
                 for &(r, e) in replies.iter().rev() {
@@ -183,6 +188,15 @@ impl Walk<'_> {
                         "{pad}  {to_move} {}:",
                         moves_text(self.db, &[r], frame)
                     )));
+                }
+                if let Some(pass) = node.pass() {
+                    steps.push(Step::Node {
+                        n: pass.node,
+                        frame: frame.after(pass.symmetry),
+                        to_move: to_move.opponent(),
+                        indent: indent + 2,
+                    });
+                    steps.push(Step::Line(format!("{pad}  {to_move} passes:")));
                 }
                 Ok(())
             }
@@ -415,9 +429,13 @@ impl LibWalk<'_> {
                 let attacker = to_move.opponent();
                 let why = match certificate {
                     None => "every legal reply is listed".to_string(),
-                    Some(line) => format!(
+                    Some(Certificate::Line(line)) => format!(
                         "certificate: after any reply not listed, {attacker} wins by {}",
                         line_words(self.db, line, frame)
+                    ),
+                    Some(Certificate::Proof(_)) => format!(
+                        "certificate: after any reply not listed, {attacker} wins as after the \
+                         pass shown below"
                     ),
                 };
                 let listed = match replies.len() {
@@ -436,6 +454,20 @@ impl LibWalk<'_> {
                         self.node(next, e.node, frame.after(e.symmetry), board);
                         board.undo();
                     }
+                }
+                if let Some(pass) = node.pass() {
+                    let next = self.lib.add_child(at, None);
+                    self.note(
+                        next,
+                        format!("{to_move} passes"),
+                        Some(format!(
+                            "{to_move} passes: the certificate, which answers every reply not \
+                             listed"
+                        )),
+                    );
+                    board.set_to_move(attacker);
+                    self.node(next, pass.node, frame.after(pass.symmetry), board);
+                    board.set_to_move(to_move);
                 }
             }
         }

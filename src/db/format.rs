@@ -1,4 +1,4 @@
-//! The database file format, version 2 (`docs/db-format.md`): a fixed 28-byte header, then a
+//! The database file format, version 3 (`docs/db-format.md`; version 2 is read too): a fixed 28-byte header, then a
 //! body of records whose fields are bincode values (standard configuration: little-endian
 //! variable-length integers). A node record starts with a head byte that names its kind and
 //! holds short lengths, which is what keeps a proof near 3.5 bytes per node.
@@ -11,13 +11,16 @@
 use bincode::config::{self, Configuration, Limit};
 use serde::{Deserialize, Serialize};
 
-use super::{Database, DbError, Edge, Node, Root};
+use super::{Certificate, Database, DbError, Edge, Node, Root};
 use crate::rules::{Color, Rule, Rules, Size, Symmetry};
 
 /// The first 8 bytes of every database file.
 pub const MAGIC: [u8; 8] = *b"RENJU-DB";
-/// The format version this build writes and reads; any change to the format bumps it.
-pub const VERSION: u32 = 2;
+/// The format version this build writes; any change to the format bumps it.
+pub const VERSION: u32 = 3;
+/// The oldest version this build reads: version 2 is version 3 without the defender nodes
+/// whose certificate is a proof.
+pub const OLDEST_READ: u32 = 2;
 /// Bytes before the body.
 pub const HEADER_LEN: usize = 28;
 
@@ -58,6 +61,14 @@ mod head {
     pub const MOVE: u8 = 34;
     /// A winning move and its child's edge code.
     pub const MOVE_TO: u8 = 35;
+    /// Defender nodes whose certificate is a proof (the pass position's node, their first
+    /// child), with `r` replies: plain (`base + r` for `r` below [`PASS_PACKED`]; every child
+    /// inline, same orientation) or coded (`base + r` for `r` below [`PASS_TO_PACKED`]; the
+    /// pass child's edge code, then each reply with its own). Version 3.
+    pub const PASS_PACKED: usize = 16;
+    pub const PASS_REPLIES: u8 = 36;
+    pub const PASS_TO_PACKED: usize = 12;
+    pub const PASS_REPLIES_TO: u8 = 52;
     /// Defender nodes with a certificate of `c` moves and `r` replies, both below
     /// [`PACKED`], as `base + c * PACKED + r`: replies plain (every child inline, same
     /// orientation) or coded (each with an edge code).
@@ -74,6 +85,9 @@ mod head {
     pub const REPLIES_TO_LONG: u8 = 225;
     pub const ALL_REPLIES_LONG: u8 = 226;
     pub const ALL_REPLIES_TO_LONG: u8 = 227;
+    /// Longer defender nodes whose certificate is a proof: `r` as a varint.
+    pub const PASS_REPLIES_LONG: u8 = 228;
+    pub const PASS_REPLIES_TO_LONG: u8 = 229;
 }
 
 /// A node record, as [`head`] packs it.
@@ -92,6 +106,11 @@ enum NodeRecord {
     AllReplies(Vec<u16>),
     /// Every legal reply listed.
     AllRepliesTo(Vec<(u16, u32)>),
+    /// The certificate is a proof; every child (the pass position's first) inline, in the
+    /// same orientation.
+    PassReplies(Vec<u16>),
+    /// The certificate is a proof, the pass position's node by its edge code.
+    PassRepliesTo(u32, Vec<(u16, u32)>),
 }
 
 impl NodeRecord {
@@ -166,12 +185,42 @@ impl NodeRecord {
                 all(head::ALL_REPLIES_TO, long, r, body);
                 put_all(body, replies);
             }
+            Self::PassReplies(replies) => {
+                let r = replies.len();
+                if r < head::PASS_PACKED {
+                    put(body, &(head::PASS_REPLIES + r as u8));
+                } else {
+                    put(body, &head::PASS_REPLIES_LONG);
+                    put(body, &(r as u64));
+                }
+                put_all(body, replies);
+            }
+            Self::PassRepliesTo(pass, replies) => {
+                let r = replies.len();
+                if r < head::PASS_TO_PACKED {
+                    put(body, &(head::PASS_REPLIES_TO + r as u8));
+                } else {
+                    put(body, &head::PASS_REPLIES_TO_LONG);
+                    put(body, &(r as u64));
+                }
+                put(body, pass);
+                put_all(body, replies);
+            }
         }
     }
 
-    /// Reads the next record off the body.
-    fn read(reader: &mut Reader, what: &dyn Fn() -> String) -> Result<Self, DbError> {
+    /// Reads the next record off the body of a file of format `version`.
+    fn read(reader: &mut Reader, version: u32, what: &dyn Fn() -> String) -> Result<Self, DbError> {
         let h: u8 = reader.next(what)?;
+        let pass_head = (head::PASS_REPLIES..head::REPLIES).contains(&h)
+            || h == head::PASS_REPLIES_LONG
+            || h == head::PASS_REPLIES_TO_LONG;
+        if pass_head && version < 3 {
+            return Err(DbError::Body(format!(
+                "{}: record kind {h} is not in format version {version}",
+                what()
+            )));
+        }
         let short = |base: u8| usize::from(h - base);
         let packed = |base: u8| {
             let v = usize::from(h - base);
@@ -217,6 +266,22 @@ impl NodeRecord {
                 let r = reader.count(what)?;
                 Self::AllRepliesTo(reader.items(r, what)?)
             }
+            head::PASS_REPLIES..head::PASS_REPLIES_TO => {
+                Self::PassReplies(reader.items(short(head::PASS_REPLIES), what)?)
+            }
+            head::PASS_REPLIES_TO..head::REPLIES => {
+                let pass = reader.next(what)?;
+                Self::PassRepliesTo(pass, reader.items(short(head::PASS_REPLIES_TO), what)?)
+            }
+            head::PASS_REPLIES_LONG => {
+                let r = reader.count(what)?;
+                Self::PassReplies(reader.items(r, what)?)
+            }
+            head::PASS_REPLIES_TO_LONG => {
+                let r = reader.count(what)?;
+                let pass = reader.next(what)?;
+                Self::PassRepliesTo(pass, reader.items(r, what)?)
+            }
             _ => {
                 return Err(DbError::Body(format!(
                     "{}: unknown record kind {h}",
@@ -244,14 +309,24 @@ impl NodeRecord {
                 play,
                 child: edge(0, code)?,
             },
-            Self::Replies(certificate, replies) => {
-                replies_node(Some(certificate), inline_plain(replies), edge)?
-            }
+            Self::Replies(certificate, replies) => replies_node(
+                Some(Certificate::Line(certificate)),
+                inline_plain(replies),
+                edge,
+            )?,
             Self::RepliesTo(certificate, replies) => {
-                replies_node(Some(certificate), replies, edge)?
+                replies_node(Some(Certificate::Line(certificate)), replies, edge)?
             }
             Self::AllReplies(replies) => replies_node(None, inline_plain(replies), edge)?,
             Self::AllRepliesTo(replies) => replies_node(None, replies, edge)?,
+            Self::PassReplies(replies) => {
+                let pass = edge(0, 0)?;
+                replies_node(Some(Certificate::Proof(pass)), inline_plain(replies), edge)?
+            }
+            Self::PassRepliesTo(code, replies) => {
+                let pass = edge(0, code)?;
+                replies_node(Some(Certificate::Proof(pass)), replies, edge)?
+            }
         })
     }
 }
@@ -362,18 +437,31 @@ pub fn encode(db: &Database) -> Result<Vec<u8>, DbError> {
                 certificate,
                 replies,
             } => {
-                let all_plain = replies.iter().enumerate().all(|(k, &(_, e))| plain(k, e));
+                // The pass position's node, if any, is child 0 and the replies follow.
+                let first = usize::from(node.pass().is_some());
+                let all_plain = replies
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &(_, e))| plain(first + k, e));
                 let points = || replies.iter().map(|r| r.0).collect();
                 let coded = || {
                     replies
                         .iter()
                         .enumerate()
-                        .map(|(k, &(r, e))| (r, code(k, e)))
+                        .map(|(k, &(r, e))| (r, code(first + k, e)))
                         .collect()
                 };
                 match (certificate, all_plain) {
-                    (Some(c), true) => NodeRecord::Replies(c.clone(), points()),
-                    (Some(c), false) => NodeRecord::RepliesTo(c.clone(), coded()),
+                    (Some(Certificate::Line(c)), true) => NodeRecord::Replies(c.clone(), points()),
+                    (Some(Certificate::Line(c)), false) => {
+                        NodeRecord::RepliesTo(c.clone(), coded())
+                    }
+                    (Some(Certificate::Proof(pass)), true) if plain(0, *pass) => {
+                        NodeRecord::PassReplies(points())
+                    }
+                    (Some(Certificate::Proof(pass)), _) => {
+                        NodeRecord::PassRepliesTo(code(0, *pass), coded())
+                    }
                     (None, true) => NodeRecord::AllReplies(points()),
                     (None, false) => NodeRecord::AllRepliesTo(coded()),
                 }
@@ -463,15 +551,17 @@ fn unzigzag(z: u32) -> i64 {
     if z % 2 == 0 { z / 2 } else { -(z + 1) / 2 }
 }
 
-/// A defender node from its record's parts, each reply with its edge code.
+/// A defender node from its record's parts, each reply with its edge code (after the pass
+/// position's node, which is child 0 when the certificate is a proof).
 fn replies_node(
-    certificate: Option<Vec<u16>>,
+    certificate: Option<Certificate>,
     replies: Vec<(u16, u32)>,
     edge: &mut dyn FnMut(usize, u32) -> Result<Edge, DbError>,
 ) -> Result<Node, DbError> {
+    let first = usize::from(matches!(certificate, Some(Certificate::Proof(_))));
     let mut listed = Vec::with_capacity(replies.len());
     for (k, (r, code)) in replies.into_iter().enumerate() {
-        listed.push((r, edge(k, code)?));
+        listed.push((r, edge(first + k, code)?));
     }
     Ok(Node::Replies {
         certificate,
@@ -479,10 +569,18 @@ fn replies_node(
     })
 }
 
-/// Points child `k` of `node` at `child`.
+/// Points child `k` of `node` (in [`Node::children`]'s order) at `child`.
 fn set_child(node: &mut Node, k: usize, child: u32) {
     match node {
         Node::Move { child: e, .. } => e.node = child,
+        Node::Replies {
+            certificate: Some(Certificate::Proof(pass)),
+            ..
+        } if k == 0 => pass.node = child,
+        Node::Replies {
+            certificate: Some(Certificate::Proof(_)),
+            replies,
+        } => replies[k - 1].1.node = child,
         Node::Replies { replies, .. } => replies[k].1.node = child,
         Node::Five | Node::Vcf(_) => unreachable!("a leaf has no children"),
     }
@@ -490,6 +588,8 @@ fn set_child(node: &mut Node, k: usize, child: u32) {
 
 /// The header of a database file, as [`decode_header`] reads it.
 pub(crate) struct Header {
+    /// The format version, [`OLDEST_READ`] to [`VERSION`].
+    version: u32,
     pub(crate) rules: Rules,
     pub(crate) size: Size,
     /// The body's length in bytes, as announced.
@@ -520,7 +620,7 @@ pub(crate) fn decode_header(bytes: &[u8]) -> Result<Header, DbError> {
     }
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = word(8);
-    if version != VERSION {
+    if !(OLDEST_READ..=VERSION).contains(&version) {
         return Err(DbError::Version { found: version });
     }
     let rule = match bytes[12] {
@@ -535,6 +635,7 @@ pub(crate) fn decode_header(bytes: &[u8]) -> Result<Header, DbError> {
     let size = Size::new(u32::from(bytes[14]), u32::from(bytes[15]))
         .map_err(|e| DbError::Header(e.to_string()))?;
     Ok(Header {
+        version,
         rules,
         size,
         body_len: u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes")),
@@ -553,7 +654,7 @@ pub fn decode(bytes: &[u8]) -> Result<Database, DbError> {
     let bounds = Bounds::of(header.size);
     let mut reader = Reader { body, at: 0 };
     let roots = read_roots(&mut reader, &bounds)?;
-    let nodes = read_nodes(&mut reader, &bounds)?;
+    let nodes = read_nodes(&mut reader, &bounds, header.version)?;
     if reader.at != body.len() {
         return Err(DbError::Body(format!(
             "{} bytes left over after the last node",
@@ -680,14 +781,14 @@ fn read_roots(reader: &mut Reader, bounds: &Bounds) -> Result<Vec<Root>, DbError
 }
 
 /// Reads the node count and the nodes, each inline child placed as its record comes.
-fn read_nodes(reader: &mut Reader, bounds: &Bounds) -> Result<Vec<Node>, DbError> {
+fn read_nodes(reader: &mut Reader, bounds: &Bounds, version: u32) -> Result<Vec<Node>, DbError> {
     let node_count = reader.count(&|| "the node count".into())?;
     let mut nodes: Vec<Node> = Vec::with_capacity(node_count);
     // Inline children still to come: (parent, which child), the next one last.
     let mut slots: Vec<(usize, usize)> = Vec::new();
     for i in 0..node_count {
         let mut inline = Vec::new();
-        let node = read_node(reader, bounds, i, &mut inline)?;
+        let node = read_node(reader, bounds, version, i, &mut inline)?;
         if let Some((parent, k)) = slots.pop() {
             set_child(&mut nodes[parent], k, i as u32);
         }
@@ -707,16 +808,17 @@ fn read_nodes(reader: &mut Reader, bounds: &Bounds) -> Result<Vec<Node>, DbError
 fn read_node(
     reader: &mut Reader,
     bounds: &Bounds,
+    version: u32,
     i: usize,
     inline: &mut Vec<usize>,
 ) -> Result<Node, DbError> {
     let what = || format!("node {i}");
     let mut edge = |k: usize, code: u32| bounds.edge(i, k, code, inline);
-    let node = NodeRecord::read(reader, &what)?.into_node(&mut edge)?;
+    let node = NodeRecord::read(reader, version, &what)?.into_node(&mut edge)?;
     let line: &[u16] = match &node {
         Node::Vcf(line) => line,
         Node::Replies {
-            certificate: Some(c),
+            certificate: Some(Certificate::Line(c)),
             ..
         } => c,
         _ => &[],

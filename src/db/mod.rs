@@ -13,8 +13,10 @@
 //!
 //! - [`Node::Move`] (OR): the side to move wins by this move;
 //! - [`Node::Vcf`] (OR leaf): the side to move wins by these fours;
-//! - [`Node::Replies`] (AND): the side to move loses: the certificate (the attacker's VCF were
-//!   the side to move to pass) answers every reply not listed, and the listed ones have nodes;
+//! - [`Node::Replies`] (AND): the side to move loses: the certificate answers every reply not
+//!   listed, and the listed ones have nodes. The certificate is the attacker's VCF were the side
+//!   to move to pass, or a node that proves the attacker's win were the side to move to pass
+//!   (the *pass position*: the same stones, the attacker to move);
 //! - [`Node::Five`] (root only): the attacker has a five on the board.
 //!
 //! Positions inside a proof are found again by walking the DAG from the roots with the rules
@@ -32,7 +34,7 @@ use serde::Serialize;
 
 pub use build::{Added, Builder, Combined, proof_rules, rules_named};
 pub use export::{export_lib, export_text};
-pub use format::{HEADER_LEN, MAGIC, VERSION, decode, encode};
+pub use format::{HEADER_LEN, MAGIC, OLDEST_READ, VERSION, decode, encode};
 
 use crate::rules::{Board, Color, Point, Rules, Size, Symmetry};
 
@@ -49,7 +51,9 @@ pub enum DbError {
     #[error("not a renju database: the file does not start with the magic bytes `RENJU-DB`")]
     Magic,
     /// A format version this build does not read.
-    #[error("unsupported database format version {found}: this build reads version {VERSION} only")]
+    #[error(
+        "unsupported database format version {found}: this build reads versions {OLDEST_READ} to {VERSION}"
+    )]
     Version {
         /// The version in the file.
         found: u32,
@@ -132,17 +136,39 @@ pub enum Node {
     },
     /// The side to move loses.
     Replies {
-        /// The attacker's VCF (its moves only, the final five left out) were the side to move
-        /// to pass, answering every reply not listed; `None` when every legal reply is
-        /// listed. An empty line means the attacker has a five to play.
-        certificate: Option<Vec<Cell>>,
+        /// What answers every reply not listed; `None` when every legal reply is listed.
+        certificate: Option<Certificate>,
         /// The replies that need their own proof.
         replies: Vec<(Cell, Edge)>,
     },
 }
 
+/// What answers a defender node's replies that it does not list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// The attacker's VCF (its moves only, the final five left out) were the side to move to
+    /// pass. An empty line means the attacker has a five to play.
+    Line(Vec<Cell>),
+    /// The node of the pass position (the same stones, the attacker to move), which proves the
+    /// attacker's win.
+    Proof(Edge),
+}
+
 impl Node {
-    /// The node's moves that lead to other nodes, each with its child.
+    /// The edge to the pass position's node, for a defender node whose certificate is a proof.
+    #[must_use]
+    pub fn pass(&self) -> Option<Edge> {
+        match self {
+            Node::Replies {
+                certificate: Some(Certificate::Proof(e)),
+                ..
+            } => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// The node's moves that lead to other nodes, each with its child (the pass position of a
+    /// certificate is no move: see [`Node::pass`]).
     pub fn moves(&self) -> impl Iterator<Item = (Cell, Edge)> + '_ {
         let one = match self {
             Node::Move { play, child } => Some((*play, *child)),
@@ -155,9 +181,9 @@ impl Node {
         one.into_iter().chain(many.iter().copied())
     }
 
-    /// The node's children.
+    /// The node's children: the pass position's node first, if any, then the moves'.
     pub fn children(&self) -> impl Iterator<Item = Edge> + '_ {
-        self.moves().map(|(_, e)| e)
+        self.pass().into_iter().chain(self.moves().map(|(_, e)| e))
     }
 
     /// The winner this node claims when `to_move` is to move (`None` for a five, which
@@ -346,12 +372,13 @@ impl Database {
                     Node::Replies {
                         certificate,
                         replies,
-                    } => replies
-                        .iter()
-                        .map(|&(_, e)| of(e))
-                        .max()
-                        .unwrap_or(0)
-                        .max(certificate.as_deref().map_or(0, line)),
+                    } => replies.iter().map(|&(_, e)| of(e)).max().unwrap_or(0).max(
+                        match certificate {
+                            Some(Certificate::Line(cells)) => line(cells),
+                            Some(Certificate::Proof(e)) => of(*e),
+                            None => 0,
+                        },
+                    ),
                 };
             }
         }
@@ -389,7 +416,10 @@ impl Database {
                     certificate,
                     replies,
                 } => Node::Replies {
-                    certificate: certificate.clone(),
+                    certificate: certificate.as_ref().map(|c| match c {
+                        Certificate::Proof(e) => Certificate::Proof(renumber(*e)),
+                        line => line.clone(),
+                    }),
                     replies: replies.iter().map(|&(r, e)| (r, renumber(e))).collect(),
                 },
                 other => other.clone(),
@@ -527,7 +557,8 @@ pub enum Visit {
 
 /// Walks `root`'s proof depth first with the rules core, calling `visit(board, node, frame)`
 /// at every explicit position: `board` holds it (its moves since the root are
-/// `board.moves()`), and `frame` maps the node's stored orientation onto the board's. A missing
+/// `board.moves()`; a certificate's pass position has the same moves, with the other side to
+/// move), and `frame` maps the node's stored orientation onto the board's. A missing
 /// node or a move that cannot be played (a damaged database; the checker reports those) is
 /// not followed. Returns whether `visit` stopped the walk.
 pub fn walk(
@@ -549,6 +580,15 @@ pub fn walk(
             Visit::Stop => return true,
             Visit::Skip => return false,
             Visit::Descend => {}
+        }
+        if let Some(pass) = made.pass() {
+            let to_move = board.to_move();
+            board.set_to_move(to_move.opponent());
+            let stopped = go(db, pass.node, frame.after(pass.symmetry), board, visit);
+            board.set_to_move(to_move);
+            if stopped {
+                return true;
+            }
         }
         for (play, child) in made.moves() {
             let Some(p) = db.point(play).map(|p| frame.apply(p, db.size)) else {

@@ -154,7 +154,7 @@ impl<'a> Prover<'a> {
         if certificate.is_none() && self.find_vcf(self.defender(), COUNTER_FOURS)?.is_some() {
             return Ok(Expansion::Disproved);
         }
-        let replies: Vec<Move> = self
+        let mut replies: Vec<Move> = self
             .replies(certificate.as_ref())
             .into_iter()
             .map(|point| Move {
@@ -173,8 +173,16 @@ impl<'a> Prover<'a> {
                 Expansion::Disproved
             });
         }
-        if certificate.is_none() && !self.full_width && replies.len() > 1 && self.builds() {
-            self.pass_vct(&replies)?;
+        if certificate.is_none()
+            && !self.full_width
+            && replies.len() > 1
+            && self.builds()
+            && let Some(breaking) = self.pass_proof()?
+        {
+            replies.retain(|m| breaking.binary_search(&m.point).is_ok());
+            if replies.is_empty() {
+                return Ok(Expansion::Proved);
+            }
         }
         Ok(Expansion::Moves(replies))
     }

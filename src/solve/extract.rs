@@ -1,12 +1,13 @@
 //! Reading a proof (the [`crate::proof`] format) out of the search's table, once the root is
 //! proved: the winning move at each attacker node, and at each defender node the certificate
-//! and the replies that break it, with VCF and VCT leaves grafted in.
+//! and the replies that break it, with VCF and VCT leaves grafted in. The proof is built as a
+//! [`ProofTree`] (points) and written out at the end.
 
 use std::collections::HashMap;
 
-use crate::proof::{Proof, ProofNode, names};
+use crate::proof::{self, Proof, ProofNode, names};
 use crate::rules::Point;
-use crate::threat::{Line, Stopped, UNLIMITED, VctNode, VctTree};
+use crate::threat::{Certificate, Line, ProofTree, Stopped, TreeNode, UNLIMITED};
 
 use super::{Expansion, Prover};
 
@@ -25,8 +26,8 @@ fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
     }))
 }
 
-/// Appends a VCT proof to `nodes`, its root taking the place of node `id`; returns the root.
-fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
+/// Appends `tree` to `nodes`, its root taking the place of node `id`; returns the root.
+fn graft(tree: &ProofTree, id: usize, nodes: &mut Vec<TreeNode>) -> TreeNode {
     let base = nodes.len();
     // Tree index to proof index: the root becomes `id`, the others follow in order.
     let index = |i: usize| match i.cmp(&tree.root) {
@@ -34,22 +35,23 @@ fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
         std::cmp::Ordering::Less => base + i,
         std::cmp::Ordering::Greater => base + i - 1,
     };
-    let convert = |n: &VctNode| match n {
-        VctNode::Move { play, child } => ProofNode::Move {
-            play: play.to_string(),
+    let convert = |n: &TreeNode| match n {
+        TreeNode::Move { play, child } => TreeNode::Move {
+            play: *play,
             child: index(*child),
         },
-        VctNode::Vcf(line) => ProofNode::Vcf {
-            line: names(&line.moves),
-        },
-        VctNode::Replies {
+        TreeNode::Vcf(line) => TreeNode::Vcf(line.clone()),
+        TreeNode::Replies {
             certificate,
             replies,
-        } => ProofNode::Replies {
-            certificate: Some(names(&certificate.moves)),
+        } => TreeNode::Replies {
+            certificate: match certificate {
+                Certificate::Proof(c) => Certificate::Proof(index(*c)),
+                other => other.clone(),
+            },
             replies: replies
                 .iter()
-                .map(|&(r, child)| (r.to_string(), index(child)))
+                .map(|&(r, child)| (r, index(child)))
                 .collect(),
         },
     };
@@ -65,7 +67,7 @@ fn graft(tree: &VctTree, id: usize, nodes: &mut Vec<ProofNode>) -> ProofNode {
 /// proved by a VCT found in another orientation (a symmetric image) or with another VCF table,
 /// which this search misses within the same budget: a larger one is tried before the node is
 /// searched again (narrowed, a new search may not find a win a VCT found).
-fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<VctTree>, Stopped> {
+fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
     if let (true, Some(tree)) = p.find_vct(true)? {
         return Ok(Some(tree));
     }
@@ -78,15 +80,46 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<VctTree>, Stopped> {
 
 /// Reads the proof of a proved root out of `prover`'s table.
 pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
+    let mut nodes = Vec::new();
+    let root = node(prover, &mut nodes, &mut HashMap::new())?;
     let mut proof = Proof::header(&prover.board, prover.attacker);
-    let mut ids = HashMap::new();
-    proof.root = node(prover, &mut proof.nodes, &mut ids)?;
+    proof.root = root;
+    proof.nodes = nodes.iter().map(written).collect();
     Ok(proof)
 }
 
+/// A node of the tree as the proof format writes it.
+fn written(node: &TreeNode) -> ProofNode {
+    match node {
+        TreeNode::Move { play, child } => ProofNode::Move {
+            play: play.to_string(),
+            child: *child,
+        },
+        TreeNode::Vcf(line) => ProofNode::Vcf {
+            line: names(&line.moves),
+        },
+        TreeNode::Replies {
+            certificate,
+            replies,
+        } => ProofNode::Replies {
+            certificate: match certificate {
+                Certificate::None => None,
+                Certificate::Line(line) => Some(proof::Certificate::Line(names(&line.moves))),
+                Certificate::Proof(c) => Some(proof::Certificate::Proof(*c)),
+            },
+            replies: replies
+                .iter()
+                .map(|&(r, child)| (r.to_string(), child))
+                .collect(),
+        },
+    }
+}
+
+/// Reads the current position's proof into `nodes` (once per position: `ids` maps the
+/// positions read, by Zobrist key with the side to move, to their nodes); returns its index.
 fn node(
     p: &mut Prover<'_>,
-    nodes: &mut Vec<ProofNode>,
+    nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
 ) -> Result<usize, Stopped> {
     let key = p.board.hash();
@@ -95,62 +128,114 @@ fn node(
     }
     p.ensure_proved()?;
     let id = nodes.len();
-    nodes.push(ProofNode::Five);
+    nodes.push(TreeNode::Vcf(Line {
+        moves: Vec::new(),
+        ending: crate::threat::Ending::Five,
+    }));
     ids.insert(key, id);
     let made = if p.is_or() {
-        if let Some(&five) = p.board.five_points(p.attacker).first() {
-            ProofNode::Vcf {
-                line: names(&[five]),
-            }
-        } else if let Some(line) = p.find_vcf(p.attacker, UNLIMITED)? {
-            ProofNode::Vcf {
-                line: names(&line.moves),
-            }
-        } else if let Some(tree) = p.borrowed_here().and_then(|tree| {
-            // Lent by a sibling: its lines may list the sibling's forced replies, and its
-            // defender nodes replies that only broke the certificate there.
-            let attacker = p.attacker;
-            tree.as_played(&mut p.board, attacker)
-        }) {
-            graft(&tree, id, nodes)
-        } else if let Some(tree) = leaf_vct(p)? {
-            graft(&tree, id, nodes)
-        } else {
-            let play = match proved_move(p)? {
-                Some(play) => play,
-                None => {
-                    // The table holds this node as proved, but not by a move it can show (a
-                    // symmetric image proved by a VCT this orientation misses within its
-                    // budget): prove it again here.
-                    p.forget();
-                    p.ensure_proved()?;
-                    proved_move(p)?.ok_or(Stopped)?
-                }
-            };
-            p.board.play_unchecked(play);
-            let child = node(p, nodes, ids);
-            p.board.undo();
-            ProofNode::Move {
-                play: play.to_string(),
-                child: child?,
-            }
-        }
+        attacker_node(p, id, nodes, ids)?
     } else {
-        let certificate: Option<Line> = p.certificate()?;
-        let mut replies = Vec::new();
-        for r in p.replies(certificate.as_ref()) {
-            p.board.play_unchecked(r);
-            let child = node(p, nodes, ids);
-            p.board.undo();
-            replies.push((r.to_string(), child?));
-        }
-        ProofNode::Replies {
-            certificate: certificate.map(|c| names(&c.moves)),
-            replies,
-        }
+        defender_node(p, id, nodes, ids)?
     };
     nodes[id] = made;
     Ok(id)
+}
+
+/// The proof of the current attacker node, which takes the place of node `id`.
+fn attacker_node(
+    p: &mut Prover<'_>,
+    id: usize,
+    nodes: &mut Vec<TreeNode>,
+    ids: &mut HashMap<u64, usize>,
+) -> Result<TreeNode, Stopped> {
+    if let Some(&five) = p.board.five_points(p.attacker).first() {
+        return Ok(TreeNode::Vcf(Line {
+            moves: vec![five],
+            ending: crate::threat::Ending::Five,
+        }));
+    }
+    if let Some(line) = p.find_vcf(p.attacker, UNLIMITED)? {
+        return Ok(TreeNode::Vcf(line));
+    }
+    if let Some(tree) = p.borrowed_here().and_then(|tree| {
+        // Lent by a sibling: its lines may list the sibling's forced replies, and its
+        // defender nodes replies that only broke the certificate there.
+        let attacker = p.attacker;
+        tree.as_played(&mut p.board, attacker)
+    }) {
+        return Ok(graft(&tree, id, nodes));
+    }
+    if let Some(tree) = leaf_vct(p)? {
+        return Ok(graft(&tree, id, nodes));
+    }
+    let play = match proved_move(p)? {
+        Some(play) => play,
+        None => {
+            // The table holds this node as proved, but not by a move it can show (a symmetric
+            // image proved by a VCT this orientation misses within its budget): prove it
+            // again here.
+            p.forget();
+            p.ensure_proved()?;
+            proved_move(p)?.ok_or(Stopped)?
+        }
+    };
+    p.board.play_unchecked(play);
+    let child = node(p, nodes, ids);
+    p.board.undo();
+    Ok(TreeNode::Move {
+        play,
+        child: child?,
+    })
+}
+
+/// The proof of the current defender node: its certificate, and a proof of every reply the
+/// certificate does not answer.
+fn defender_node(
+    p: &mut Prover<'_>,
+    id: usize,
+    nodes: &mut Vec<TreeNode>,
+    ids: &mut HashMap<u64, usize>,
+) -> Result<TreeNode, Stopped> {
+    let (certificate, breaking) = if let Some(line) = p.certificate()? {
+        let breaking = p.replies(Some(&line));
+        (Certificate::Line(line), breaking)
+    } else if let Some((tree, breaking)) = pass_certificate(p) {
+        // The pass position's proof, grafted as a node of its own.
+        let pass = nodes.len();
+        nodes.push(TreeNode::Vcf(Line {
+            moves: Vec::new(),
+            ending: crate::threat::Ending::Five,
+        }));
+        nodes[pass] = graft(&tree, pass, nodes);
+        (Certificate::Proof(pass), breaking)
+    } else {
+        (Certificate::None, p.replies(None))
+    };
+    debug_assert!(id < nodes.len());
+    let mut replies = Vec::new();
+    for r in breaking {
+        p.board.play_unchecked(r);
+        let child = node(p, nodes, ids);
+        p.board.undo();
+        replies.push((r, child?));
+    }
+    Ok(TreeNode::Replies {
+        certificate,
+        replies,
+    })
+}
+
+/// The proof lent to the current defender node's pass position, as played there, and the
+/// replies it does not answer; `None` if there is none that holds.
+fn pass_certificate(p: &mut Prover<'_>) -> Option<(ProofTree, Vec<Point>)> {
+    let tree = p.lent_to_pass()?;
+    let (attacker, defender) = (p.attacker, p.defender());
+    let breaking = tree.replies_not_answered(&mut p.board, attacker)?;
+    p.board.set_to_move(attacker);
+    let played = tree.as_played(&mut p.board, attacker);
+    p.board.set_to_move(defender);
+    Some((played?, breaking))
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::threat::{Limits, Stopped, VctOptions, VctTable, VctTree, prove_vct};
+use crate::rules::Point;
+use crate::threat::{Limits, ProofTree, Stopped, VctOptions, VctTable, prove_vct};
 
 use super::{BORROWED_BYTES, Entry, Move, Prover, TREE_NODE_BYTES, VCT_THREAT_FOURS};
 
@@ -13,7 +14,7 @@ impl<'a> Prover<'a> {
     /// proof. Below the root it is searched within the per-node budget, which depends only on
     /// the position, so a proof can be rebuilt the way it was found. At the root it is the
     /// proof [`Prover::root_vct_round`] found, if any.
-    pub(super) fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<VctTree>), Stopped> {
+    pub(super) fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<ProofTree>), Stopped> {
         if self.at_root() {
             let found = self.root_vct_tree.as_ref();
             return Ok((found.is_some(), found.filter(|_| tree).cloned()));
@@ -56,7 +57,7 @@ impl<'a> Prover<'a> {
         mut budget: u64,
         resume: bool,
         tree: bool,
-    ) -> Result<(bool, Option<VctTree>, bool), Stopped> {
+    ) -> Result<(bool, Option<ProofTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
             budget = budget.min(n.saturating_sub(self.searched()));
         }
@@ -97,24 +98,55 @@ impl<'a> Prover<'a> {
         Ok((found.won, found.tree, found.exhausted))
     }
 
-    /// Null-move simulation at an AND node without a certificate: if the attacker has a VCT
-    /// (within the leaf budget) were the defender to pass, its tree is tried on every reply,
-    /// and each reply where it holds is proved by it (the tree lent to that child, as in
-    /// [`Self::simulate`]). The attacker's quiet move is then a threat in the VCT sense, and
-    /// only the replies that stop that VCT are left to search.
-    pub(super) fn pass_vct(&mut self, replies: &[Move]) -> Result<(), Stopped> {
-        let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
-            return Ok(());
+    /// The null-move threat at an AND node without a VCF certificate: the attacker's proof were
+    /// the defender to pass, and the defender's replies it does not answer (sorted). The proof
+    /// is one lent to the pass position before (by an earlier visit, or a transposition), or
+    /// the attacker's VCT there within the leaf budget, which is then lent to it: it is the
+    /// node's certificate, which the proof read out shows once, and every reply outside the
+    /// list loses to it. `None` if there is no such proof. The attacker's quiet move is then a
+    /// threat in the VCT sense, and only the replies that stop it are left to search.
+    pub(super) fn pass_proof(&mut self) -> Result<Option<Vec<Point>>, Stopped> {
+        let tree = match self.lent_to_pass() {
+            Some(tree) => tree,
+            None => {
+                let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
+                    return Ok(None);
+                };
+                let tree = Arc::new(tree);
+                self.lend_to_pass(&tree);
+                tree
+            }
         };
-        let keys: Vec<u64> = replies.iter().map(|m| self.key_after(m.point)).collect();
-        self.simulate(&Arc::new(tree), replies, &keys);
-        Ok(())
+        let attacker = self.attacker;
+        Ok(tree.replies_not_answered(&mut self.board, attacker))
+    }
+
+    /// The proof lent to the pass position of the current AND node, in the board's frame, if
+    /// there is one and it holds.
+    pub(super) fn lent_to_pass(&mut self) -> Option<Arc<ProofTree>> {
+        let defender = self.board.to_move();
+        self.board.set_to_move(self.attacker);
+        let tree = self.borrowed_here();
+        self.board.set_to_move(defender);
+        tree
+    }
+
+    /// Lends `tree`, the attacker's proof were the defender (to move) to pass, to the pass
+    /// position.
+    fn lend_to_pass(&mut self, tree: &Arc<ProofTree>) {
+        let defender = self.board.to_move();
+        self.board.set_to_move(self.attacker);
+        let canonical = self.board.canonical();
+        self.board.set_to_move(defender);
+        let bytes = BORROWED_BYTES + tree.nodes.len() * TREE_NODE_BYTES;
+        self.table
+            .lend(canonical.key, tree.clone(), canonical.symmetry, bytes);
     }
 
     /// A proof of the current (proved) attacker node that its siblings may borrow: one
     /// borrowed itself, or the VCT within the node's budget. `None` if the node was proved
     /// some other way, or the search was stopped.
-    pub(super) fn proof_to_lend(&mut self) -> Option<Arc<VctTree>> {
+    pub(super) fn proof_to_lend(&mut self) -> Option<Arc<ProofTree>> {
         if let Some(tree) = self.borrowed_here() {
             return Some(tree);
         }
@@ -130,7 +162,7 @@ impl<'a> Prover<'a> {
 
     /// The borrowed proof of the current position, mapped into the board's frame, if there is
     /// one and it holds.
-    pub(super) fn borrowed_here(&mut self) -> Option<Arc<VctTree>> {
+    pub(super) fn borrowed_here(&mut self) -> Option<Arc<ProofTree>> {
         let canonical = self.board.canonical();
         let (tree, frame) = self.table.borrowed(canonical.key)?;
         let tree = if frame == canonical.symmetry {
@@ -148,7 +180,7 @@ impl<'a> Prover<'a> {
 
     /// Simulation: tries a sibling's proof `tree` on the other replies of the current AND
     /// node, and marks proved every child where it holds on the board as it is.
-    pub(super) fn simulate(&mut self, tree: &Arc<VctTree>, moves: &[Move], child_keys: &[u64]) {
+    pub(super) fn simulate(&mut self, tree: &Arc<ProofTree>, moves: &[Move], child_keys: &[u64]) {
         let attacker = self.attacker;
         // A tree no entry shares yet is counted once, when it is first lent.
         let mut tree_bytes = if Arc::strong_count(tree) == 1 {

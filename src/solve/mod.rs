@@ -57,7 +57,7 @@ use serde::Serialize;
 
 use crate::dfpn::{INF, Sum};
 use crate::rules::{Board, Color, Point};
-use crate::threat::{Limits, VcfTable, VctTable, VctTree};
+use crate::threat::{Limits, ProofTree, VcfTable, VctTable};
 use table::Table;
 
 pub use crate::proof::{Proof, ProofNode};
@@ -240,7 +240,7 @@ struct Prover<'a> {
     /// The root's VCT search, kept between its rounds so each goes on from the last.
     root_vct: VctTable,
     /// The root's VCT proof, once a round found one.
-    root_vct_tree: Option<VctTree>,
+    root_vct_tree: Option<ProofTree>,
     /// The transposition table, shared with the helpers.
     table: Arc<Table>,
     /// Entries a VCT leaf search's table may keep.

@@ -14,7 +14,7 @@ use dashmap::mapref::entry::Entry as Entry_;
 use nohash_hasher::BuildNoHashHasher;
 
 use crate::rules::Symmetry;
-use crate::threat::VctTree;
+use crate::threat::ProofTree;
 
 use super::{Entry, Move};
 
@@ -56,7 +56,7 @@ pub(super) struct Table {
     entries: Map<Entry>,
     /// Proofs borrowed from a sibling (simulation), by the canonical key of the position they
     /// prove, with the frame they were found in.
-    borrowed: Map<(Arc<VctTree>, Symmetry)>,
+    borrowed: Map<(Arc<ProofTree>, Symmetry)>,
     /// Threads searching each node now (only with more than one thread).
     visiting: Map<u32>,
     /// Estimated bytes of the moves kept in `entries` and of the borrowed proofs; the maps'
@@ -217,12 +217,18 @@ impl Table {
     }
 
     /// The proof borrowed for `key`, with the frame it was found in.
-    pub(super) fn borrowed(&self, key: u64) -> Option<(Arc<VctTree>, Symmetry)> {
+    pub(super) fn borrowed(&self, key: u64) -> Option<(Arc<ProofTree>, Symmetry)> {
         self.borrowed.get(&key).map(|b| b.clone())
     }
 
     /// Keeps a borrowed proof for `key`; `bytes` (its estimate) count if it is new.
-    pub(super) fn lend(&self, key: u64, tree: Arc<VctTree>, frame: Symmetry, bytes: usize) -> bool {
+    pub(super) fn lend(
+        &self,
+        key: u64,
+        tree: Arc<ProofTree>,
+        frame: Symmetry,
+        bytes: usize,
+    ) -> bool {
         let new = self.borrowed.insert(key, (tree, frame)).is_none();
         if new {
             self.borrowed_bytes.fetch_add(bytes, Ordering::Relaxed);

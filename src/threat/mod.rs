@@ -10,6 +10,7 @@
 //! given only when the search was complete, and anything cut short by a limit is
 //! [`Outcome::Unknown`].
 
+mod tree;
 mod vcf;
 mod vct;
 mod zone;
@@ -41,8 +42,9 @@ pub fn memory_share(total: u64, parts: usize) -> u64 {
 /// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
 pub(crate) type ZobristMap<V> =
     std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;
-pub(crate) use vct::{VctNode, VctTable, VctTree, prove as prove_vct};
+pub(crate) use tree::{Certificate, ProofTree, TreeNode};
 pub use vct::{VctOptions, vct};
+pub(crate) use vct::{VctTable, prove as prove_vct};
 
 /// How a winning line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -156,7 +156,7 @@ fn solve_creates_a_database_that_checks_and_is_kept_on_a_second_add() {
     let v = info(&db);
     let size = std::fs::metadata(&db).unwrap().len();
     assert_eq!(v["format"], "renju-db");
-    assert_eq!(v["version"], 2);
+    assert_eq!(v["version"], 3);
     assert_eq!(v["rule"], "renju");
     assert_eq!(v["k"], 5);
     assert_eq!(v["size"], "15x15");
@@ -434,13 +434,13 @@ fn damaged_files_are_rejected_by_check_and_info() {
             "not a renju database",
         ),
         (
-            "version 3".into(),
+            "version 4".into(),
             {
                 let mut b = good.clone();
-                b[8] = 3;
+                b[8] = 4;
                 b
             },
-            "unsupported database format version 3",
+            "unsupported database format version 4",
         ),
         (
             "a byte after the body".into(),

@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use renju::check::verify::{Report, check};
-use renju::db::{Builder, Cell, Database, DbError, Index, Node, Visit, decode, encode, query};
+use renju::db::{
+    Builder, Cell, Certificate, Database, DbError, Index, Node, Visit, decode, encode, query,
+};
 use renju::notation::{PositionOptions, parse_position};
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
 use renju::solve::{Proof, SolveOptions, Verdict, solve};
@@ -225,7 +227,7 @@ fn mirror(proof: &Proof, s: Symmetry) -> Proof {
                 certificate,
                 replies,
             } => {
-                if let Some(c) = certificate {
+                if let Some(renju::proof::Certificate::Line(c)) = certificate {
                     *c = c.iter().map(map).collect();
                 }
                 for r in replies.iter_mut() {
@@ -330,13 +332,13 @@ fn swapping_a_certificate_move_is_rejected() {
     let db = renju_db();
     let bad = mutate(&db, |db, i| match &db.nodes[i] {
         Node::Replies {
-            certificate: Some(c),
+            certificate: Some(Certificate::Line(c)),
             replies,
         } if !c.is_empty() => {
             let mut swapped = c.clone();
             swapped[0] = empty_cell_at(db, i, c);
             Some(Node::Replies {
-                certificate: Some(swapped),
+                certificate: Some(Certificate::Line(swapped)),
                 replies: replies.clone(),
             })
         }
@@ -529,7 +531,7 @@ fn nothing_stored_goes_unchecked() {
     // The honest proof: every block listed, each answered by the five at the other end.
     let honest = vec![
         Node::Replies {
-            certificate: Some(Vec::new()),
+            certificate: Some(Certificate::Line(Vec::new())),
             replies: vec![(g8, edge(1)), (l8, edge(2))],
         },
         Node::Vcf(Vec::new()),
@@ -559,7 +561,7 @@ fn nothing_stored_goes_unchecked() {
     // A certificate that does not win, at a node where every reply is listed.
     let mut garbage = honest;
     if let Node::Replies { certificate, .. } = &mut garbage[0] {
-        *certificate = Some(cells("o15"));
+        *certificate = Some(Certificate::Line(cells("o15")));
     }
     assert_rejected(&base(garbage), "a certificate that does not win");
 }

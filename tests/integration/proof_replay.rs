@@ -1,14 +1,22 @@
 //! A minimal replay check of `solve` proofs, separate from the search: it rebuilds the root
 //! from the proof file and walks the tree with the rules alone (moves, fives, fours, forbidden
 //! points). Every attacker move must be legal; at every defender node every legal reply must be
-//! listed or lose to the certificate, replayed with that reply on the board; every leaf must be
+//! listed or lose to the certificate (a VCF line, or the proof of the pass position), replayed
+//! with that reply on the board; every leaf must be
 //! a real VCF, and leaves and certificates must list the defender's replies the rules force
 //! there. (The full independent checker is the `check` command's job.)
 
 use std::collections::HashSet;
 
+use renju::proof::Certificate;
 use renju::rules::{Board, Color, Defence, Point, Rule, Rules, Size};
 use renju::solve::{Proof, ProofNode};
+
+/// A defender node's certificate as this check reads it.
+enum Cert {
+    Line(Vec<Point>),
+    Pass(usize),
+}
 
 fn point(s: &str) -> Result<Point, String> {
     s.parse().map_err(|_| format!("bad point `{s}`"))
@@ -171,20 +179,25 @@ fn node(
             if board.is_full() {
                 return Err(format!("{}: a full board is a draw", here(board)));
             }
-            let certificate: Option<Vec<Point>> = certificate
-                .as_ref()
-                .map(|c| c.iter().map(|s| point(s)).collect::<Result<_, _>>())
-                .transpose()?;
-            if let Some(line) = &certificate {
-                board.set_to_move(attacker);
-                let wins = vcf_wins(board, attacker, line, true);
-                board.set_to_move(defender);
-                if !wins {
-                    return Err(format!(
-                        "{}: the certificate does not win as written",
-                        here(board)
-                    ));
-                }
+            let certificate = match certificate {
+                Some(Certificate::Line(c)) => Some(Cert::Line(
+                    c.iter().map(|s| point(s)).collect::<Result<_, _>>()?,
+                )),
+                Some(Certificate::Proof(pass)) => Some(Cert::Pass(*pass)),
+                None => None,
+            };
+            board.set_to_move(attacker);
+            let wins = match &certificate {
+                Some(Cert::Line(line)) => vcf_wins(board, attacker, line, true),
+                Some(Cert::Pass(pass)) => node(proof, *pass, board, seen).is_ok(),
+                None => true,
+            };
+            board.set_to_move(defender);
+            if !wins {
+                return Err(format!(
+                    "{}: the certificate does not win as written",
+                    here(board)
+                ));
             }
             let listed: Vec<(Point, usize)> = replies
                 .iter()
@@ -199,7 +212,9 @@ fn node(
                 let result = match listed.iter().find(|(p, _)| *p == r) {
                     Some(&(_, child)) => node(proof, child, board, seen),
                     None => match &certificate {
-                        Some(line) if vcf_wins(board, attacker, line, false) => Ok(()),
+                        Some(Cert::Line(line)) if vcf_wins(board, attacker, line, false) => Ok(()),
+                        Some(Cert::Pass(pass)) => node(proof, *pass, board, seen)
+                            .map_err(|e| format!("reply {r} is not covered: {e}")),
                         _ => Err(format!("{}: reply {r} is not covered", here(board))),
                     },
                 };

@@ -199,10 +199,10 @@ fn the_replay_check_rejects_mutilated_proofs() {
             assert!(check_proof(&bad).is_err(), "node {i}: reply {j} dropped");
             dropped += 1;
         }
-        if let Some(line) = certificate {
+        if let Some(renju::proof::Certificate::Line(line)) = certificate {
             let mut bad = proof.clone();
             if let ProofNode::Replies {
-                certificate: Some(c),
+                certificate: Some(renju::proof::Certificate::Line(c)),
                 ..
             } = &mut bad.nodes[i]
             {

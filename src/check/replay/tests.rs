@@ -342,9 +342,9 @@ fn caro_four_stopped_past_its_end_needs_every_reply_answered() {
     let mut after = p.clone();
     after.play(4, 2, BLACK);
     assert_eq!(after.five_points(BLACK), pts("f3"));
-    assert_eq!(after.stops(BLACK), pts("f3 g3"));
+    assert_eq!(after.stops(BLACK, None), pts("f3 g3"));
     let freestyle = Position::new(after.grid().clone(), Rule::Freestyle { k: 5 });
-    assert_eq!(freestyle.stops(BLACK), pts("f3"));
+    assert_eq!(freestyle.stops(BLACK, None), pts("f3"));
 
     assert_eq!(vcf_wins(&p, BLACK, &pts("e3 f7")), Ok(2));
     let mut f3 = after.clone();
@@ -377,10 +377,10 @@ fn caro_one_stone_can_stop_two_five_points() {
     let mut q = p.clone();
     q.play(5, 7, BLACK);
     assert_eq!(q.five_points(BLACK), pts("f4 f9"));
-    assert_eq!(q.stops(BLACK), pts("f9"));
+    assert_eq!(q.stops(BLACK, None), pts("f9"));
     assert!(vcf_wins(&p, BLACK, &pts("f8")).is_err());
     let f = Position::new(q.grid().clone(), Rule::Freestyle { k: 5 });
-    assert!(f.stops(BLACK).is_empty());
+    assert!(f.stops(BLACK, None).is_empty());
 }
 
 /// Caro: the attacker may spoil the defender's five without taking its point. White's

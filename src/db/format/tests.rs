@@ -29,7 +29,7 @@ fn every_record_form_round_trips() {
         },
         // Certificate of 9 and 9 replies: the long plain form, children inline.
         Node::Replies {
-            certificate: Some(cells(100, 9)),
+            certificate: Some(Certificate::Line(cells(100, 9))),
             replies: (0..9)
                 .map(|k| (200 + k, edge(3 + u32::from(k), id)))
                 .collect(),
@@ -43,7 +43,7 @@ fn every_record_form_round_trips() {
             child: edge(0, turn),
         },
         Node::Replies {
-            certificate: Some(Vec::new()),
+            certificate: Some(Certificate::Line(Vec::new())),
             replies: vec![(7, edge(5, turn)), (8, edge(9, id))],
         },
         Node::Replies {
@@ -51,10 +51,22 @@ fn every_record_form_round_trips() {
             replies: vec![(9, edge(10, id))],
         },
         Node::Replies {
-            certificate: Some(cells(30, 7)),
+            certificate: Some(Certificate::Line(cells(30, 7))),
             replies: cells(40, 7).into_iter().map(|c| (c, edge(3, id))).collect(),
         },
         Node::Five,
+        // Certificates that are proofs: the pass position's node inline and plain, then
+        // referred to from another node with a symmetry.
+        Node::Replies {
+            certificate: Some(Certificate::Proof(edge(13, id))),
+            replies: vec![(50, edge(14, id))],
+        },
+        Node::Vcf(cells(70, 2)),
+        Node::Vcf(cells(80, 3)),
+        Node::Replies {
+            certificate: Some(Certificate::Proof(edge(13, turn))),
+            replies: (0..13).map(|k| (90 + k, edge(14, turn))).collect(),
+        },
     ];
     let root = |node: u32| Root {
         black: vec![1, 2, 3],
@@ -67,7 +79,7 @@ fn every_record_form_round_trips() {
     let db = Database {
         rules: Rules::renju(),
         size: Size::STANDARD,
-        roots: vec![root(0), root(11), root(7)],
+        roots: vec![root(0), root(11), root(7), root(12), root(15)],
         nodes,
     };
     let bytes = encode(&db).unwrap();
@@ -104,13 +116,19 @@ fn every_head_form_reads_back() {
         (NodeRecord::AllReplies(line(16)), 226),
         (NodeRecord::AllRepliesTo(coded(15)), 223),
         (NodeRecord::AllRepliesTo(coded(16)), 227),
+        (NodeRecord::PassReplies(line(0)), 36),
+        (NodeRecord::PassReplies(line(15)), 51),
+        (NodeRecord::PassReplies(line(16)), 228),
+        (NodeRecord::PassRepliesTo(9, coded(0)), 52),
+        (NodeRecord::PassRepliesTo(0, coded(11)), 63),
+        (NodeRecord::PassRepliesTo(17, coded(12)), 229),
     ];
     for (record, head) in cases {
         let mut body = Vec::new();
         record.write(&mut body);
         assert_eq!(body[0], head, "{record:?}");
         let mut reader = Reader { body: &body, at: 0 };
-        let read = NodeRecord::read(&mut reader, &|| "the record".into()).unwrap();
+        let read = NodeRecord::read(&mut reader, VERSION, &|| "the record".into()).unwrap();
         assert_eq!(read, record);
         assert_eq!(reader.at, body.len(), "{record:?}");
     }
@@ -133,10 +151,51 @@ fn an_unknown_head_is_an_error_naming_the_node() {
     };
     let mut bytes = encode(&db).unwrap();
     let last = bytes.len() - 1;
-    bytes[last] = 40;
+    bytes[last] = 230;
     let body = &bytes[HEADER_LEN..];
     let crc = crc32fast::hash(body).to_le_bytes();
     bytes[24..28].copy_from_slice(&crc);
     let e = decode(&bytes).unwrap_err().to_string();
-    assert!(e.contains("node 0: unknown record kind 40"), "{e}");
+    assert!(e.contains("node 0: unknown record kind 230"), "{e}");
+}
+
+/// Version 2 files still read; a version 2 file may not hold a record kind of version 3 (a
+/// certificate that is a proof).
+#[test]
+fn version_2_files_read_without_the_kinds_of_version_3() {
+    let node = |certificate| Database {
+        rules: Rules::renju(),
+        size: Size::STANDARD,
+        roots: vec![Root {
+            black: vec![112],
+            white: vec![113],
+            to_move: Color::Black,
+            attacker: Color::White,
+            node: 0,
+            symmetry: Symmetry::Identity,
+        }],
+        nodes: vec![
+            Node::Replies {
+                certificate: Some(certificate),
+                replies: vec![],
+            },
+            Node::Vcf(vec![1, 2]),
+        ],
+    };
+    let as_version_2 = |db: &Database| {
+        let mut bytes = encode(db).unwrap();
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        bytes
+    };
+    let line = node(Certificate::Line(vec![3]));
+    let mut line = line.clone();
+    line.nodes.pop();
+    assert_eq!(decode(&as_version_2(&line)).unwrap(), line);
+    let pass = node(Certificate::Proof(edge(1, Symmetry::Identity)));
+    assert_eq!(decode(&encode(&pass).unwrap()).unwrap(), pass);
+    let e = decode(&as_version_2(&pass)).unwrap_err().to_string();
+    assert!(
+        e.contains("record kind 36 is not in format version 2"),
+        "{e}"
+    );
 }

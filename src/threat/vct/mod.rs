@@ -31,7 +31,6 @@ mod read_out;
 mod search;
 #[cfg(test)]
 mod tests;
-mod tree;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -42,7 +41,7 @@ use crate::rules::{Board, Color, Point, Rule};
 use super::vcf::{Stopped, UNLIMITED, VcfTable};
 use super::{Limits, Outcome, Report, mebibytes};
 
-pub(crate) use tree::{VctNode, VctTree};
+use super::tree::ProofTree;
 /// Options of a VCT search.
 #[derive(Clone, Debug, Default)]
 pub struct VctOptions {
@@ -291,7 +290,7 @@ pub(crate) struct Proved {
     /// The attacker has a VCT (within the options' limits).
     pub(crate) won: bool,
     /// Its proof tree, when one was asked for and could be rebuilt within the limits.
-    pub(crate) tree: Option<VctTree>,
+    pub(crate) tree: Option<ProofTree>,
     /// The threat space was searched to the end and holds no win.
     pub(crate) exhausted: bool,
     /// Nodes searched, VCF nodes included.
@@ -331,7 +330,7 @@ pub(crate) fn prove(
         search
             .tree_node(depth, &mut nodes, &mut ids)
             .ok()
-            .map(|root| VctTree { root, nodes })
+            .map(|root| ProofTree { root, nodes })
     } else {
         None
     };

@@ -1,13 +1,13 @@
 //! Reading a proved VCT search out of its table: the principal line (`vct`'s answer) and the
-//! proof tree ([`super::VctTree`]) that `solve` grafts into its proofs.
+//! proof tree ([`super::ProofTree`]) that `solve` grafts into its proofs.
 
 use crate::dfpn::INF;
 use crate::rules::{Board, Color, Defence, Point};
 
+use super::super::tree::{Certificate, TreeNode};
 use super::super::vcf::{Stopped, UNLIMITED, finish};
 use super::super::zone::{breaking_replies, still_wins};
 use super::super::{Ending, Line};
-use super::tree::VctNode;
 use super::{Moves, Search, depth_key};
 
 impl Search<'_> {
@@ -153,12 +153,12 @@ impl Search<'_> {
         })
     }
 
-    /// Rebuilds the proof of the current (proved) node as [`VctTree`] nodes; a node the table
+    /// Rebuilds the proof of the current (proved) node as [`ProofTree`] nodes; a node the table
     /// lost is searched again. Positions met twice are one node.
     pub(super) fn tree_node(
         &mut self,
         depth: Option<u32>,
-        nodes: &mut Vec<VctNode>,
+        nodes: &mut Vec<TreeNode>,
         ids: &mut std::collections::HashMap<u64, usize>,
     ) -> Result<usize, Stopped> {
         let key = self.key(depth);
@@ -172,11 +172,8 @@ impl Search<'_> {
             }
         }
         let id = nodes.len();
-        nodes.push(VctNode::Replies {
-            certificate: Line {
-                moves: Vec::new(),
-                ending: Ending::Five,
-            },
+        nodes.push(TreeNode::Replies {
+            certificate: Certificate::None,
             replies: Vec::new(),
         });
         ids.insert(key, id);
@@ -189,9 +186,9 @@ impl Search<'_> {
         };
         let made = if self.is_or() {
             if let Some(line) = five(&self.board, self.attacker) {
-                VctNode::Vcf(line)
+                TreeNode::Vcf(line)
             } else if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
-                VctNode::Vcf(line)
+                TreeNode::Vcf(line)
             } else {
                 let moves = self.table.get(&key).and_then(|e| e.moves.clone());
                 let Some((_, play)) = self
@@ -204,7 +201,7 @@ impl Search<'_> {
                 self.board.play_unchecked(play);
                 let child = self.tree_node(child_depth, nodes, ids);
                 self.board.undo();
-                VctNode::Move {
+                TreeNode::Move {
                     play,
                     child: child?,
                 }
@@ -223,8 +220,8 @@ impl Search<'_> {
                 self.board.undo();
                 replies.push((r, child?));
             }
-            VctNode::Replies {
-                certificate,
+            TreeNode::Replies {
+                certificate: Certificate::Line(certificate),
                 replies,
             }
         };

@@ -4,7 +4,7 @@ use super::*;
 use crate::notation::{PositionOptions, parse_position};
 use crate::rules::{Point, Symmetry};
 use crate::threat::zone::breaking_replies;
-use crate::threat::{Ending, Line};
+use crate::threat::{Certificate, Ending, Line, TreeNode};
 
 fn example() -> Board {
     let options = PositionOptions {
@@ -14,7 +14,7 @@ fn example() -> Board {
     parse_position(include_str!("../../../data/examples/vct.txt"), &options).unwrap()
 }
 
-fn tree_of(board: &Board) -> VctTree {
+fn tree_of(board: &Board) -> ProofTree {
     let options = VctOptions {
         threat_fours: Some(3),
         ..VctOptions::default()
@@ -141,9 +141,9 @@ fn a_proof_holds_only_where_it_still_wins() {
     let tree = tree_of(&board);
     assert!(tree.holds(&mut board.clone(), Color::Black));
     let first = match &tree.nodes[tree.root] {
-        VctNode::Move { play, .. } => *play,
-        VctNode::Vcf(line) => line.moves[0],
-        VctNode::Replies { .. } => panic!("the root is an attacker node"),
+        TreeNode::Move { play, .. } => *play,
+        TreeNode::Vcf(line) => line.moves[0],
+        TreeNode::Replies { .. } => panic!("the root is an attacker node"),
     };
     for (at, holds) in [(first, false), ("a1".parse().unwrap(), true)] {
         let mut other = board.clone();
@@ -175,24 +175,28 @@ fn a_proof_holds_only_where_it_still_wins() {
 fn a_tree_as_played_lists_only_the_replies_that_break_it() {
     let board = example();
     let mut tree = tree_of(&board);
-    let VctNode::Move { play, child } = tree.nodes[tree.root] else {
+    let TreeNode::Move { play, child } = tree.nodes[tree.root] else {
         panic!("the example is won by a threat, not a VCF");
     };
     let mut after = board.clone();
     after.play_unchecked(play);
-    let VctNode::Replies { certificate, .. } = &tree.nodes[child] else {
-        panic!("a threat's child is a defender node");
+    let TreeNode::Replies {
+        certificate: Certificate::Line(certificate),
+        ..
+    } = &tree.nodes[child]
+    else {
+        panic!("a threat's child is a defender node with a VCF certificate");
     };
     let breaking = breaking_replies(&mut after, Color::Black, certificate);
     let stray: Point = "a1".parse().unwrap();
     assert!(after.is_empty(stray) && breaking.iter().all(|&(r, _)| r != stray));
     // A subtree no replay on this board would accept: its VCF starts on a taken point.
     let bogus = tree.nodes.len();
-    tree.nodes.push(VctNode::Vcf(Line {
+    tree.nodes.push(TreeNode::Vcf(Line {
         moves: vec![play],
         ending: Ending::Five,
     }));
-    if let VctNode::Replies { replies, .. } = &mut tree.nodes[child] {
+    if let TreeNode::Replies { replies, .. } = &mut tree.nodes[child] {
         replies.push((stray, bogus));
     }
     assert!(tree.holds(&mut board.clone(), Color::Black));
@@ -200,7 +204,7 @@ fn a_tree_as_played_lists_only_the_replies_that_break_it() {
     assert!(played.holds(&mut board.clone(), Color::Black));
     assert!(played.nodes.len() < tree.nodes.len());
     let mut listed = played.nodes.iter().flat_map(|n| match n {
-        VctNode::Replies { replies, .. } => replies.clone(),
+        TreeNode::Replies { replies, .. } => replies.clone(),
         _ => Vec::new(),
     });
     assert!(listed.all(|(r, _)| r != stray));
@@ -209,9 +213,9 @@ fn a_tree_as_played_lists_only_the_replies_that_break_it() {
         .nodes
         .iter()
         .flat_map(|n| match n {
-            VctNode::Move { child, .. } => vec![*child],
-            VctNode::Replies { replies, .. } => replies.iter().map(|&(_, c)| c).collect(),
-            VctNode::Vcf(_) => Vec::new(),
+            TreeNode::Move { child, .. } => vec![*child],
+            TreeNode::Replies { replies, .. } => replies.iter().map(|&(_, c)| c).collect(),
+            TreeNode::Vcf(_) => Vec::new(),
         })
         .collect();
     assert_eq!(children.len() + 1, played.nodes.len());

@@ -1,0 +1,330 @@
+//! A proof as data, with points ([`ProofTree`]): what the VCT search builds and what `solve`
+//! reads out of its table and lends between positions. It can be mapped by a symmetry, checked
+//! on a similar board (does it still hold there?), and written out as played there.
+//!
+//! A defender node's [`Certificate`] answers every reply the node does not list: the attacker's
+//! VCF were the defender to pass, or a whole proof of the attacker's win were the defender to
+//! pass (a node of the same tree, on the same stones with the attacker to move), or nothing, in
+//! which case every legal reply is listed.
+
+use std::collections::HashSet;
+
+use crate::rules::{Board, Color, Point};
+
+use super::Line;
+use super::vcf::{as_played, replay};
+use super::zone::breaking_replies;
+
+/// A proof that the attacker, to move at the root, wins: a DAG of nodes that refer to each
+/// other by index.
+#[derive(Clone, Debug)]
+pub(crate) struct ProofTree {
+    /// Index of the root, an attacker node.
+    pub(crate) root: usize,
+    /// The nodes.
+    pub(crate) nodes: Vec<TreeNode>,
+}
+
+/// What answers a defender node's replies that it does not list.
+#[derive(Clone, Debug)]
+pub(crate) enum Certificate {
+    /// Nothing: every legal reply is listed.
+    None,
+    /// The attacker's VCF were the defender to pass (after a four, the five).
+    Line(Line),
+    /// A proof of the attacker's win were the defender to pass: the index of an attacker node
+    /// of the same tree, on the defender node's stones.
+    Proof(usize),
+}
+
+/// A node of a [`ProofTree`].
+#[derive(Clone, Debug)]
+pub(crate) enum TreeNode {
+    /// The attacker plays `play`, leading to `child`.
+    Move { play: Point, child: usize },
+    /// The attacker wins by this VCF (a five to play is a VCF of no fours).
+    Vcf(Line),
+    /// The defender is to move: the certificate beats every reply not listed.
+    Replies {
+        certificate: Certificate,
+        replies: Vec<(Point, usize)>,
+    },
+}
+
+/// Positions (node, Zobrist key with the side to move) a check has found to hold.
+type Seen = HashSet<(usize, u64)>;
+
+impl ProofTree {
+    /// The same tree with every point mapped by `f` (a symmetry of the board).
+    pub(crate) fn map(&self, f: impl Fn(Point) -> Point) -> ProofTree {
+        let line = |l: &Line| Line {
+            moves: l.moves.iter().map(|&p| f(p)).collect(),
+            ending: l.ending,
+        };
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|n| match n {
+                TreeNode::Move { play, child } => TreeNode::Move {
+                    play: f(*play),
+                    child: *child,
+                },
+                TreeNode::Vcf(l) => TreeNode::Vcf(line(l)),
+                TreeNode::Replies {
+                    certificate,
+                    replies,
+                } => TreeNode::Replies {
+                    certificate: match certificate {
+                        Certificate::Line(l) => Certificate::Line(line(l)),
+                        Certificate::Proof(c) => Certificate::Proof(*c),
+                        Certificate::None => Certificate::None,
+                    },
+                    replies: replies.iter().map(|&(r, c)| (f(r), c)).collect(),
+                },
+            })
+            .collect();
+        ProofTree {
+            root: self.root,
+            nodes,
+        }
+    }
+
+    /// The tree as played on `board` (attacker to move), where it [holds](Self::holds): every
+    /// VCF and certificate line with the defender replies the rules force there, and at every
+    /// defender node only the listed replies that break the certificate on this board. A tree
+    /// that holds on a similar board (simulation) was found on another one: its lines may list
+    /// that board's forced replies, and its defender nodes replies that broke the certificate
+    /// there and do not here. `holds` rightly passes over those (the certificate beats them),
+    /// so their subtrees are unchecked; a proof written out must show the moves played and
+    /// nothing unchecked. Nodes no longer reached are dropped. `None` if the tree does not
+    /// hold on `board` after all (a move on a taken point, a certificate that fails).
+    pub(crate) fn as_played(&self, board: &mut Board, attacker: Color) -> Option<ProofTree> {
+        let mut played = ProofTree {
+            root: 0,
+            nodes: Vec::new(),
+        };
+        let mut index = std::collections::HashMap::new();
+        let mut seen = Seen::new();
+        played.root = self.as_played_at(
+            self.root,
+            board,
+            attacker,
+            &mut played,
+            &mut index,
+            &mut seen,
+        )?;
+        Some(played)
+    }
+
+    /// Adds node `node` as played on `board` to `played`, after its children (once per
+    /// position); returns its index there.
+    fn as_played_at(
+        &self,
+        node: usize,
+        board: &mut Board,
+        attacker: Color,
+        played: &mut ProofTree,
+        index: &mut std::collections::HashMap<(usize, u64), usize>,
+        seen: &mut Seen,
+    ) -> Option<usize> {
+        if let Some(&i) = index.get(&(node, board.hash())) {
+            return Some(i);
+        }
+        let defender = attacker.opponent();
+        let made = match &self.nodes[node] {
+            TreeNode::Vcf(line) => {
+                let threat = board.five_points(defender).first().copied();
+                TreeNode::Vcf(as_played(board, attacker, line, threat))
+            }
+            TreeNode::Move { play, child } => {
+                if !board.is_empty(*play) {
+                    return None;
+                }
+                board.play_unchecked(*play);
+                let child = self.as_played_at(*child, board, attacker, played, index, seen);
+                board.undo();
+                TreeNode::Move {
+                    play: *play,
+                    child: child?,
+                }
+            }
+            TreeNode::Replies {
+                certificate,
+                replies,
+            } => {
+                let breaking = self.breaking(certificate, board, attacker, seen)?;
+                board.set_to_move(attacker);
+                let certificate = match certificate {
+                    Certificate::Line(line) => {
+                        Some(Certificate::Line(as_played(board, attacker, line, None)))
+                    }
+                    Certificate::Proof(c) => self
+                        .as_played_at(*c, board, attacker, played, index, seen)
+                        .map(Certificate::Proof),
+                    Certificate::None => Some(Certificate::None),
+                };
+                board.set_to_move(defender);
+                let certificate = certificate?;
+                let mut kept = Vec::new();
+                for &(r, child) in replies {
+                    if breaking.contains(&r) {
+                        if !board.is_empty(r) {
+                            return None;
+                        }
+                        board.play_unchecked(r);
+                        let child = self.as_played_at(child, board, attacker, played, index, seen);
+                        board.undo();
+                        kept.push((r, child?));
+                    }
+                }
+                TreeNode::Replies {
+                    certificate,
+                    replies: kept,
+                }
+            }
+        };
+        let i = played.nodes.len();
+        played.nodes.push(made);
+        index.insert((node, board.hash()), i);
+        Some(i)
+    }
+
+    /// Whether the tree proves a win for `attacker`, to move on `board`. Every attacker move is
+    /// replayed, and at every defender node the certificate must win after a pass and every
+    /// reply that breaks it (by the rules, on this board) must be listed and proved: a proof
+    /// found for one position can so be tried on a similar one (simulation).
+    pub(crate) fn holds(&self, board: &mut Board, attacker: Color) -> bool {
+        self.holds_at(self.root, board, attacker, &mut Seen::new())
+    }
+
+    /// The defender's legal replies (the defender to move on `board`) after which this tree, a
+    /// proof of `attacker`'s win were the defender to pass, no longer holds, sorted; `None` if
+    /// it does not hold after a pass either. Every other reply loses to the tree.
+    pub(crate) fn replies_not_answered(
+        &self,
+        board: &mut Board,
+        attacker: Color,
+    ) -> Option<Vec<Point>> {
+        self.breaking(
+            &Certificate::Proof(self.root),
+            board,
+            attacker,
+            &mut Seen::new(),
+        )
+    }
+
+    /// Whether node `node` holds on `board`, where its side is to move.
+    fn holds_at(&self, node: usize, board: &mut Board, attacker: Color, seen: &mut Seen) -> bool {
+        if seen.contains(&(node, board.hash())) {
+            return true;
+        }
+        let defender = attacker.opponent();
+        let threats = board.five_points(defender);
+        let five_at =
+            |board: &Board, p: Point| board.is_empty(p) && board.four_at(p, attacker).five;
+        let holds = match &self.nodes[node] {
+            TreeNode::Vcf(line) => match line.moves.first() {
+                None => false,
+                Some(&first) if threats.len() >= 2 => five_at(board, first),
+                Some(_) => replay(board, attacker, line, threats.first().copied(), &mut |_| {}),
+            },
+            TreeNode::Move { play, child } => {
+                let p = *play;
+                if !board.is_legal_for(p, attacker) {
+                    false
+                } else if five_at(board, p) {
+                    true
+                } else if threats.len() >= 2 || threats.first().is_some_and(|&g| g != p) {
+                    false
+                } else {
+                    board.play_unchecked(p);
+                    let holds = self.holds_at(*child, board, attacker, seen);
+                    board.undo();
+                    holds
+                }
+            }
+            TreeNode::Replies {
+                certificate,
+                replies,
+            } => {
+                threats.is_empty()
+                    && self
+                        .breaking(certificate, board, attacker, seen)
+                        .is_some_and(|breaking| {
+                            breaking.into_iter().all(|r| {
+                                replies
+                                    .iter()
+                                    .find(|&&(q, _)| q == r)
+                                    .is_some_and(|&(_, child)| {
+                                        board.play_unchecked(r);
+                                        let holds = self.holds_at(child, board, attacker, seen);
+                                        board.undo();
+                                        holds
+                                    })
+                            })
+                        })
+            }
+        };
+        if holds {
+            seen.insert((node, board.hash()));
+        }
+        holds
+    }
+
+    /// The legal replies of the defender (to move on `board`, with no five point) that
+    /// `certificate` does not answer, sorted; `None` if the certificate does not win after a
+    /// pass at all.
+    fn breaking(
+        &self,
+        certificate: &Certificate,
+        board: &mut Board,
+        attacker: Color,
+        seen: &mut Seen,
+    ) -> Option<Vec<Point>> {
+        let defender = attacker.opponent();
+        let mut breaking: Vec<Point> = match certificate {
+            Certificate::Line(line) => {
+                board.set_to_move(attacker);
+                let wins = replay(board, attacker, line, None, &mut |_| {});
+                board.set_to_move(defender);
+                if !wins {
+                    return None;
+                }
+                breaking_replies(board, attacker, line)
+                    .into_iter()
+                    .map(|(r, _)| r)
+                    .collect()
+            }
+            Certificate::Proof(c) => {
+                board.set_to_move(attacker);
+                let wins = self.holds_at(*c, board, attacker, seen);
+                board.set_to_move(defender);
+                if !wins {
+                    return None;
+                }
+                let legal: Vec<Point> = board
+                    .points()
+                    .filter(|&r| board.is_legal_for(r, defender))
+                    .collect();
+                legal
+                    .into_iter()
+                    .filter(|&r| {
+                        if board.four_at(r, defender).five {
+                            return true;
+                        }
+                        board.play_unchecked(r);
+                        let holds = self.holds_at(*c, board, attacker, seen);
+                        board.undo();
+                        !holds
+                    })
+                    .collect()
+            }
+            Certificate::None => board
+                .points()
+                .filter(|&r| board.is_legal_for(r, defender))
+                .collect(),
+        };
+        breaking.sort_unstable();
+        Some(breaking)
+    }
+}
