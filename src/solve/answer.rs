@@ -11,6 +11,11 @@ use crate::proof::Proof;
 use crate::rules::Board;
 use crate::threat::{Limits, Stopped};
 
+/// On one thread, the search further from its proof (the larger root proof number) gets this
+/// fraction of a round. Chosen by measurement (`BENCHMARKS.md`): 1 (equal turns), 4, 8, 16
+/// and 64 were tried.
+const LAGGING_SHARE: u64 = 16;
+
 use super::table::Table;
 use super::{
     MAX_SLICE, PROGRESS_EVERY, Progress, Prover, Solution, SolveOptions, Verdict, extract, settled,
@@ -96,7 +101,10 @@ fn outcome(win: Option<bool>, loss: Option<bool>) -> Option<Option<bool>> {
 }
 
 /// One thread: the two searches take turns, each round twice as long as the last, so the
-/// node counts are deterministic.
+/// node counts are deterministic. The search whose root proof number was the larger after
+/// the last round gets [`LAGGING_SHARE`]th of the round: on an opening that the side to move
+/// wins, the other side's win looks far off from the first rounds, and an equal share would
+/// cost as many nodes again. A proof ends the round at once.
 fn take_turns<'a>(
     win: &mut Prover<'a>,
     loss: &mut Prover<'a>,
@@ -104,14 +112,30 @@ fn take_turns<'a>(
 ) -> Outcome {
     let mut results = [None, None];
     let mut slice = 4096u64;
+    let mut pns = [1u32, 1];
     loop {
-        for (prover, done) in [&mut *win, &mut *loss].into_iter().zip(&mut results) {
+        let lagging = match pns[0].cmp(&pns[1]) {
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Equal => None,
+        };
+        let provers = [&mut *win, &mut *loss];
+        for (i, (prover, done)) in provers.into_iter().zip(&mut results).enumerate() {
             if done.is_some() {
                 continue;
             }
-            let (pn, dn) = prover.round(slice);
+            let share = if lagging == Some(i) {
+                slice / LAGGING_SHARE
+            } else {
+                slice
+            };
+            let (pn, dn) = prover.round(share);
+            pns[i] = pn;
             progress(&progress_of(&[&prover.table], prover.searched(), (pn, dn)));
             *done = settled(pn, dn);
+            if *done == Some(true) {
+                break;
+            }
         }
         if let Some(decided) = outcome(results[0], results[1]) {
             return Ok(decided);
