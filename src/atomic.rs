@@ -126,7 +126,7 @@ fn lock_file(path: &Path) -> io::Result<std::fs::File> {
 mod tests {
     use super::*;
 
-    /// Found by an adversarial review: writing through a symbolic link replaced the link with
+    /// Regression: writing through a symbolic link replaced the link with
     /// a copy, and the lock taken through it was not the target's.
     #[cfg(unix)]
     #[test]

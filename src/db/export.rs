@@ -425,51 +425,61 @@ impl LibWalk<'_> {
             Node::Replies {
                 certificate,
                 replies,
-            } => {
-                let attacker = to_move.opponent();
-                let why = match certificate {
-                    None => "every legal reply is listed".to_string(),
-                    Some(Certificate::Line(line)) => format!(
-                        "certificate: after any reply not listed, {attacker} wins by {}",
-                        line_words(self.db, line, frame)
-                    ),
-                    Some(Certificate::Proof(_)) => format!(
-                        "certificate: after any reply not listed, {attacker} wins as after the \
-                         pass shown below"
-                    ),
-                };
-                let listed = match replies.len() {
-                    0 => String::new(),
-                    1 => "; the reply listed loses too".to_string(),
-                    n => format!("; the {n} replies listed lose too"),
-                };
-                self.note(
-                    at,
-                    format!("{to_move} to move loses"),
-                    Some(format!("{to_move} to move loses: {why}{listed}")),
-                );
-                for &(r, e) in replies {
-                    let p = self.point(r, frame);
-                    if let Some(next) = self.play(at, p, r, board) {
-                        self.node(next, e.node, frame.after(e.symmetry), board);
-                        board.undo();
-                    }
-                }
-                if let Some(pass) = node.pass() {
-                    let next = self.lib.add_child(at, None);
-                    self.note(
-                        next,
-                        format!("{to_move} passes"),
-                        Some(format!(
-                            "{to_move} passes: the certificate, which answers every reply not \
-                             listed"
-                        )),
-                    );
-                    board.set_to_move(attacker);
-                    self.node(next, pass.node, frame.after(pass.symmetry), board);
-                    board.set_to_move(to_move);
-                }
+            } => self.defender_node(at, (certificate.as_ref(), replies), frame, board),
+        }
+    }
+
+    /// Writes out a defender node below library node `at`: its verdict and certificate in the
+    /// comments, each listed reply, and the pass into the certificate's proof, if it has one.
+    fn defender_node(
+        &mut self,
+        at: usize,
+        (certificate, replies): (Option<&Certificate>, &[(Cell, super::Edge)]),
+        frame: Symmetry,
+        board: &mut Board,
+    ) {
+        let to_move = board.to_move();
+        let attacker = to_move.opponent();
+        let why = match certificate {
+            None => "every legal reply is listed".to_string(),
+            Some(Certificate::Line(line)) => format!(
+                "certificate: after any reply not listed, {attacker} wins by {}",
+                line_words(self.db, line, frame)
+            ),
+            Some(Certificate::Proof(_)) => format!(
+                "certificate: after any reply not listed, {attacker} wins as after the pass \
+                 shown below"
+            ),
+        };
+        let listed = match replies.len() {
+            0 => String::new(),
+            1 => "; the reply listed loses too".to_string(),
+            n => format!("; the {n} replies listed lose too"),
+        };
+        self.note(
+            at,
+            format!("{to_move} to move loses"),
+            Some(format!("{to_move} to move loses: {why}{listed}")),
+        );
+        for &(r, e) in replies {
+            let p = self.point(r, frame);
+            if let Some(next) = self.play(at, p, r, board) {
+                self.node(next, e.node, frame.after(e.symmetry), board);
+                board.undo();
             }
+        }
+        if let Some(Certificate::Proof(pass)) = certificate {
+            let next = self.lib.add_child(at, None);
+            self.note(
+                next,
+                format!("{to_move} passes"),
+                Some(format!(
+                    "{to_move} passes: the certificate, which answers every reply not listed"
+                )),
+            );
+            board.set_to_move(attacker);
+            self.node(next, pass.node, frame.after(pass.symmetry), board);
+            board.set_to_move(to_move);
         }
     }
 

@@ -11,7 +11,7 @@ fn moves(b: &Board) -> String {
     format_moves(b)
 }
 
-/// Found by an adversarial review: `show --to-move white` printed `to move: white`, and
+/// Regression: `show --to-move white` printed `to move: white`, and
 /// reading its output back gave Black to move.
 #[test]
 fn a_written_side_to_move_reads_back() {

@@ -343,7 +343,7 @@ fn ply_color(ply: usize) -> Color {
 mod tests {
     use super::*;
 
-    /// Found by an adversarial review: a "comb" (a deep spine whose every node has a one-move
+    /// Regression: a "comb" (a deep spine whose every node has a one-move
     /// sibling) made the book builder build and name every line in full, quadratic in the
     /// file. Positions are cut where a line stops playing out, and nothing below is visited.
     #[test]

@@ -492,7 +492,7 @@ fn a_renlib_library_gives_the_roots_and_a_damaged_one_is_an_error() {
     assert_eq!(stderr(&out), "");
 }
 
-/// Found by an adversarial review: a RenLib library on a book of another size went onto that
+/// Regression: a RenLib library on a book of another size went onto that
 /// board point by point (h8, RenLib's centre, near a 9x9 board's corner), and an exported
 /// database, all of whose lines end in a five, gave "the book has no roots" without a word
 /// about why.
@@ -537,7 +537,7 @@ fn a_renlib_library_is_15x15_and_says_why_it_gives_no_roots() {
     assert!(stderr(&out).contains("end in a five"), "{}", stderr(&out));
 }
 
-/// Found by an adversarial review: a "comb" library (a spine thousands of moves deep, each
+/// Regression: a "comb" library (a spine thousands of moves deep, each
 /// node with a one-move sibling) took memory and notes quadratic in its size. Lines are cut
 /// where they stop playing out, and the cut ones get one note.
 #[test]
@@ -570,7 +570,7 @@ fn a_deep_renlib_library_is_read_in_linear_time_with_one_note() {
     assert!(note.len() < 10_000, "{} bytes of notes", note.len());
 }
 
-/// Found by an adversarial review: `book work` wrote its part over its own unit or over the
+/// Regression: `book work` wrote its part over its own unit or over the
 /// book's database, a root given again with the other attacker was silently kept for the
 /// first, and a unit cut short by SIGTERM (as Slurm sends at a time limit) exited 0.
 #[test]

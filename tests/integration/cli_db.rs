@@ -776,7 +776,7 @@ fn usage_errors_exit_two() {
     );
 }
 
-/// Found by an adversarial review: `db merge OUT IN` rewrote OUT when every root of IN was
+/// Regression: `db merge OUT IN` rewrote OUT when every root of IN was
 /// kept; like `solve --db`, it now leaves the file alone when nothing changes.
 #[cfg(unix)]
 #[test]

@@ -658,7 +658,7 @@ fn unreadable_batch_is_a_usage_error() {
     usage_error(&["vct", "--batch", "/"], "", "cannot read batch file `/`");
 }
 
-/// Found by an adversarial review: one line that was not UTF-8 failed the whole batch, and a
+/// Regression: one line that was not UTF-8 failed the whole batch, and a
 /// byte-order mark made the first JSON line a malformed move and lost its id.
 #[test]
 fn a_line_that_is_not_utf8_is_one_bad_line_and_a_byte_order_mark_is_skipped() {

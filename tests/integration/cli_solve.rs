@@ -124,7 +124,7 @@ fn progress_bar_on_a_terminal_only() {
     );
 }
 
-/// Found by an adversarial review: `solve --db` learned that its database could not take the
+/// Regression: `solve --db` learned that its database could not take the
 /// proof only after the search, and then printed nothing but the error; and it waited for
 /// another process's lock silently, deaf to Ctrl-C.
 #[test]

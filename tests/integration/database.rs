@@ -454,7 +454,7 @@ fn edge(node: u32) -> renju::db::Edge {
     }
 }
 
-/// Found by an adversarial review: a node verified under one root was taken as verified under
+/// Regression: a node verified under one root was taken as verified under
 /// another whose attacker is the other side. Root 1 (Black to move, an open four: a five to
 /// play) is true; root 2 claims White wins by a1 from the same stones without a1, which is
 /// false (Black fives at g8), and its only node below a1 was node 0, verified for Black.
@@ -485,7 +485,7 @@ fn a_node_verified_for_one_attacker_does_not_pass_for_the_other() {
     assert_rejected(&db, "White's false win");
 }
 
-/// Found by an adversarial review: nothing below an attacker's move that makes a five was
+/// Regression: nothing below an attacker's move that makes a five was
 /// checked, but `db query`, `export` and `merge` walk it. A winning move must lead to the five.
 #[test]
 fn a_winning_move_leads_to_the_five_and_nothing_else() {
@@ -510,10 +510,10 @@ fn a_winning_move_leads_to_the_five_and_nothing_else() {
     assert!(checked(&db).ok);
 }
 
-/// A second adversarial review found content `check` never looked at, though `db export` and
-/// the RenLib export show it and `db query`'s depth counts it: a reply listed twice (only the
-/// first entry was checked), moves after a VCF has won, and a certificate at a node that lists
-/// every reply (never replayed). Each is rejected now.
+/// Regression: content `check` must look at, since `db export` and the RenLib export show it
+/// and `db query`'s depth counts it: a reply listed twice (only the first entry checked), moves
+/// after a VCF has won, and a certificate at a node that lists every reply (never replayed).
+/// Each is rejected.
 #[test]
 fn nothing_stored_goes_unchecked() {
     // White to move; Black has the four h8-k8 and wins after either block.
@@ -566,7 +566,7 @@ fn nothing_stored_goes_unchecked() {
     assert_rejected(&base(garbage), "a certificate that does not win");
 }
 
-/// Found by an adversarial review: Zobrist keys combine by XOR, so a position with the same
+/// Regression: Zobrist keys combine by XOR, so a position with the same
 /// canonical key as a stored one can be built by linear algebra over the (fixed, public) keys.
 /// This 68-stone diagram shares its key with `h8 n2 i8 n3 j8 n4 k8 n5`, which Black wins; here
 /// Black's four is dead and White has an open four, so Black does not. A lookup must not take
@@ -718,7 +718,7 @@ fn the_bench_proof_takes_at_most_4_bytes_per_node() {
     assert_eq!(decode(&encode(&db).unwrap()).unwrap(), db.compacted());
 }
 
-/// Found by an adversarial review: text export followed a damaged database's chain of moves
+/// Regression: text export followed a damaged database's chain of moves
 /// by recursion, one frame per node, and a 120 KB file overflowed the stack. Every reader of
 /// a database must take a chain of any length; this one is 200,000 nodes deep.
 #[test]
@@ -745,7 +745,7 @@ fn a_chain_of_any_depth_is_exported_and_rejected_without_overflow() {
     assert!(renju::db::export_lib(&db).is_ok());
 }
 
-/// Found by an adversarial review: a root's proof replaced by a smaller one while another
+/// Regression: a root's proof replaced by a smaller one while another
 /// root's proof still led into the old one left the position stored twice, and the walk
 /// that indexes positions (first key wins) then never saw the positions below the old node,
 /// so `db query` answered `unknown` for positions the database holds.
@@ -804,7 +804,7 @@ fn a_stored_proof_that_another_proof_shares_is_not_replaced() {
     assert!(checked(&db).ok);
 }
 
-/// Found by an adversarial review: merging a root that claims White wins a position stored as
+/// Regression: merging a root that claims White wins a position stored as
 /// Black's five (a `Five` node, which names no winner) passed the contradiction test, and the
 /// merged database failed `check`. Both orders are refused now.
 #[test]

@@ -290,7 +290,7 @@ fn light_ladder_rungs_are_proved() {
     assert!(proved_rungs >= 3);
 }
 
-/// Found by an independent reviewer's random positions (White to move): White's win was right,
+/// Regression, from random positions (White to move): White's win was right,
 /// but the proof `solve` wrote failed the replay check and `check` at 29 defender nodes under
 /// `f10 f12 a12 ...`, where a counter-four such as c9 (five point c11) was neither listed nor
 /// answered by the certificate. A VCT proof lent by a sibling reply listed replies that broke
