@@ -2,9 +2,11 @@
 //! per second (criterion's elements per second), encoding and decoding, and the database size
 //! in bytes per node for the bench proofs, which is printed and held under a bound.
 //!
-//! The proofs of `bench_vct_black` and `README_VCT` take seconds to check; they are measured
-//! only when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which runs every
-//! other bench once).
+//! The proofs of `bench_vct_black`, `README_VCT` and Kagetsu with White's 4th at g13 (a
+//! positional win: certificates that are whole proofs, against which `check` should be at least
+//! as fast as the `solve` that found the proof) take seconds to find; they are measured only
+//! when `RENJU_HEAVY_BENCH=1` is set (and so are skipped by `cargo test`, which runs every other
+//! bench once).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use renju::check::verify::check;
 use renju::db::{Builder, Database, decode, encode};
+use renju::notation::{PositionOptions, parse_position};
 use renju::rules::{Rules, Size};
 use renju::solve::{SolveOptions, Verdict, solve};
 
@@ -23,9 +26,12 @@ fn heavy() -> bool {
     std::env::var_os("RENJU_HEAVY_BENCH").is_some()
 }
 
-/// The database of one quintet position's proof.
+/// The database of the proof of one position: a quintet case by id, or an opening's moves.
 fn database(id: &str) -> Database {
-    let (board, _) = ladder::quintet(id);
+    let board = match id.strip_prefix("opening/") {
+        Some(moves) => parse_position(moves, &PositionOptions::default()).unwrap(),
+        None => ladder::quintet(id).0,
+    };
     let solution = solve(&board, &SolveOptions::default(), &mut |_| {});
     assert_eq!(solution.verdict, Verdict::Win, "{id}");
     let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
@@ -38,7 +44,11 @@ fn database(id: &str) -> Database {
 fn cases() -> Vec<&'static str> {
     let mut ids = vec!["quintet/test_vct_black", "quintet/test_vct_fukumi_move"];
     if heavy() {
-        ids.extend(["quintet/bench_vct_black", "quintet/README_VCT"]);
+        ids.extend([
+            "quintet/bench_vct_black",
+            "quintet/README_VCT",
+            "opening/h8 h9 i9 g13",
+        ]);
     }
     ids
 }
@@ -61,9 +71,9 @@ fn checker(c: &mut Criterion) {
         // and the root's stones.
         let bound = if db.nodes.len() > 500 { 4.0 } else { 5.5 };
         assert!(per_node <= bound, "{id}: {per_node:.2} bytes per node");
-        let name = id.rsplit('/').next().unwrap_or(id);
+        let name = id.rsplit('/').next().unwrap_or(id).replace(' ', "_");
         group.throughput(Throughput::Elements(db.nodes.len() as u64));
-        group.bench_function(name, |b| {
+        group.bench_function(&name, |b| {
             b.iter(|| {
                 let report = check(black_box(&db), &|_| {});
                 assert!(report.ok, "{id}: {:?}", report.errors);

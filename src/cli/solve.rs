@@ -50,7 +50,7 @@ pub struct SolveArgs {
     /// found proves the node.
     #[arg(long, value_name = "N", default_value_t = renju::solve::DEFAULT_VCT_NODES)]
     vct_nodes: u64,
-    /// Write the proof tree (JSON, format `renju-proof` version 1) to FILE, atomically.
+    /// Write the proof tree (JSON, format `renju-proof` version 2) to FILE, atomically.
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     proof: Option<PathBuf>,
     /// Add the proof to this solution database, creating it if needed (written atomically;

@@ -11,11 +11,12 @@
 //!   node's *certificate*: the replies searched are only those after which a replay of it fails
 //!   (see [`crate::threat`]); every other reply provably loses to the same line;
 //! - a node where the side not proving has a VCF of its own is lost for the attacker (an AND node
-//!   with no certificate, or an attacker move that leaves the defender's VCF standing).
+//!   with no certificate, or an attacker move that leaves the defender's VCF standing);
 //! - at an AND node without a certificate, after an attacker move that builds on its lines, the
-//!   attacker's VCT were the defender to pass (within the leaf budget) is replayed on every
-//!   reply, and proves each reply where it holds (null-move simulation); the proof written out
-//!   for such a reply is that VCT as played there, which the checker replays like any other.
+//!   attacker's VCT were the defender to pass (within the leaf budget) is the node's
+//!   certificate: only the replies after which it no longer holds are searched (null-move
+//!   simulation). The proof stores it once, as the proof of the pass position, and the checker
+//!   answers every reply outside its zone with it (`docs/certificates.md`).
 //!
 //! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
 //! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
