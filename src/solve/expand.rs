@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::rules::{Color, Point};
 use crate::threat::{Line, Stopped, UNLIMITED};
 
+use super::evaluate;
 use super::{
     BORROWED_BYTES, COUNTER_FOURS, Expansion, Move, PASS_VCT_LEVEL, Prover, TREE_NODE_BYTES,
 };
@@ -103,28 +104,19 @@ impl<'a> Prover<'a> {
             // forbidden points must play one and lose (rules.md).
             return Ok(Expansion::Disproved);
         }
-        let mut moves: Vec<Move> = points
+        let mut scored: Vec<(u32, u32, Point)> = points
             .into_iter()
-            .map(|point| Move {
-                point,
-                pn: self.attack_estimate(point),
-                dn: 1,
+            .map(|point| {
+                let (pn, score) = evaluate::attack_number(&self.board, point, self.attacker);
+                (pn, score, point)
             })
             .collect();
-        moves.sort_by_key(|m| (m.pn, m.point));
+        scored.sort_by_key(|&(pn, score, point)| (pn, std::cmp::Reverse(score), point));
+        let moves = scored
+            .into_iter()
+            .map(|(pn, _, point)| Move { point, pn, dn: 1 })
+            .collect();
         Ok(Expansion::Moves(moves))
-    }
-
-    /// Starting proof number of an attacker move: fours and threes first.
-    pub(super) fn attack_estimate(&self, p: Point) -> u32 {
-        if self.board.four_at(p, self.attacker).count > 0 {
-            1
-        } else if self.board.threes_at(p, self.attacker) > 0 {
-            2
-        } else {
-            let potential: u32 = self.board.potentials(p, self.attacker).iter().sum();
-            4u32.saturating_sub(potential.min(2)) + 2
-        }
     }
 
     /// Legal attacker moves within two steps (in any direction) of a stone; the centre on an
@@ -163,6 +155,12 @@ impl<'a> Prover<'a> {
                 dn: 1,
             })
             .collect();
+        // The replies that do least against the attacker's lines (and for the defender's)
+        // first: among equal numbers df-pn searches the first, and the proof of a weak reply
+        // is the one most likely to hold on its siblings, which simulation then proves
+        // without a search of their own (`BENCHMARKS.md` has the other orders measured).
+        let defender = self.defender();
+        replies.sort_by_cached_key(|m| evaluate::shape_score(&self.board, m.point, defender));
         if replies.is_empty() {
             // With a certificate every reply loses to it. Without one there is no legal reply:
             // a full board is a draw; otherwise the defender is Black with only forbidden

@@ -41,6 +41,7 @@
 //! A proved root's proof is read out of the table in the [`crate::proof`] format.
 
 mod answer;
+mod evaluate;
 mod expand;
 mod extract;
 mod leaves;

@@ -848,3 +848,65 @@ fn a_claim_against_a_stored_five_is_a_contradiction() {
         );
     }
 }
+
+/// The proof of Kagetsu with White's 4th stone thrown away to a1 (Black to move wins): its
+/// quiet attacker moves are answered by certificates that are whole proofs (the pass
+/// position's node), each with the replies that stop it listed.
+fn pass_db() -> &'static Database {
+    static DB: OnceLock<Database> = OnceLock::new();
+    DB.get_or_init(|| {
+        let board = parse_position("h8 h9 i9 a1", &PositionOptions::default()).unwrap();
+        let won = solve(&board, &SolveOptions::default(), &mut |_| {});
+        assert_eq!(won.verdict, Verdict::Win);
+        let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+        builder.add_proof(&won.proof.unwrap()).unwrap();
+        let db = builder.finish();
+        assert!(checked(&db).ok, "{:?}", checked(&db).errors);
+        db
+    })
+}
+
+#[test]
+fn a_listed_reply_removed_from_a_pass_certificates_node_is_rejected() {
+    let db = pass_db();
+    let bad = mutate(db, |_, i| match &db.nodes[i] {
+        Node::Replies {
+            certificate: certificate @ Some(Certificate::Proof(_)),
+            replies,
+        } if !replies.is_empty() => Some(Node::Replies {
+            certificate: certificate.clone(),
+            replies: replies[1..].to_vec(),
+        }),
+        _ => None,
+    });
+    let report = assert_rejected(&bad, "a reply that stops the certificate left unlisted");
+    assert!(
+        report
+            .errors
+            .iter()
+            .any(|e| e.problem.contains("not answered")),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[test]
+fn a_move_changed_inside_a_certificate_proof_is_rejected() {
+    let db = pass_db();
+    // The pass position's node is the certificate: its winning move, moved elsewhere.
+    let pass = db
+        .nodes
+        .iter()
+        .find_map(|n| n.pass())
+        .expect("a certificate that is a proof")
+        .node as usize;
+    let Node::Move { play, child } = &db.nodes[pass] else {
+        panic!("the pass position's node is an attacker move");
+    };
+    let mut bad = db.clone();
+    bad.nodes[pass] = Node::Move {
+        play: empty_cell_at(db, pass, &[*play]),
+        child: *child,
+    };
+    assert_rejected(&bad, "a certificate proof's move changed");
+}

@@ -445,3 +445,61 @@ proptest! {
         }
     }
 }
+
+/// The zone of a VCF certificate holds every empty point that the forbidden-move tests of its
+/// black moves read, and it is sound: a White stone on any point outside it leaves the line
+/// winning. On this board a White stone at f7, far from the line f8 d10 i5, makes a three of
+/// Black's real, which turns f8 into a double-three: a zone without the forbidden-move tests'
+/// points would miss f7 and let the checker accept the reply f7 without a replay.
+#[test]
+fn a_certificates_zone_holds_the_points_its_forbidden_tests_read() {
+    let rows = [
+        "...............",
+        "...............",
+        "..X.........O..",
+        "..O.OXO..OO.X..",
+        "....O......O...",
+        "..........O....",
+        "....X.....O....",
+        "..XX...........",
+        "...X..XX...O...",
+        "...X...X..X....",
+        "..XO...O.X.O...",
+        "......X...OOX..",
+        "..X...O..O.....",
+        "...............",
+        "...............",
+    ];
+    let pos = Position::new(from_rows(&rows), Rule::Renju);
+    let line = pts("f8 d10 i5");
+    assert!(
+        vcf_wins(&pos, BLACK, &line).is_ok(),
+        "the line wins as it is"
+    );
+    let (_, zone) = vcf_zone(&pos, BLACK, &line, 1).unwrap();
+    let width = pos.grid().width;
+    let (fx, fy) = pt("f7");
+    assert!(
+        zone.contains(fy * width + fx),
+        "f7 is read by f8's forbidden test"
+    );
+    let mut broken = pos.clone();
+    broken.play(fx, fy, WHITE);
+    assert!(
+        vcf_wins(&broken, BLACK, &line).is_err(),
+        "White at f7 breaks the line"
+    );
+    for y in 0..pos.grid().height {
+        for x in 0..width {
+            if !pos.is_empty(x, y) || zone.contains(y * width + x) {
+                continue;
+            }
+            let mut with = pos.clone();
+            with.play(x, y, WHITE);
+            assert!(
+                vcf_wins(&with, BLACK, &line).is_ok(),
+                "White at {x},{y}, outside the zone, breaks the line"
+            );
+        }
+    }
+}
