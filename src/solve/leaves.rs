@@ -7,7 +7,10 @@ use std::sync::Arc;
 use crate::rules::Point;
 use crate::threat::{Limits, ProofTree, Stopped, VctOptions, VctTable, prove_vct};
 
-use super::{BORROWED_BYTES, Entry, Move, Prover, TREE_NODE_BYTES, VCT_THREAT_FOURS};
+use super::{
+    BORROWED_BYTES, Entry, Move, NEAR_ROOT_PLIES, PASS_SHARE_NEAR_ROOT, Prover, TREE_NODE_BYTES,
+    VCT_THREAT_FOURS,
+};
 
 impl<'a> Prover<'a> {
     /// The attacker's VCT (the attacker to move): whether it wins, and with `tree`, its
@@ -101,7 +104,7 @@ impl<'a> Prover<'a> {
     /// The null-move threat at an AND node without a VCF certificate: the attacker's proof were
     /// the defender to pass, and the defender's replies it does not answer (sorted). The proof
     /// is one lent to the pass position before (by an earlier visit, or a transposition), or
-    /// the attacker's VCT there within the leaf budget, which is then lent to it: it is the
+    /// the attacker's VCT there within [`Prover::pass_budget`], which is then lent to it: it is the
     /// node's certificate, which the proof read out shows once, and every reply outside the
     /// list loses to it. `None` if there is no such proof. The attacker's quiet move is then a
     /// threat in the VCT sense, and only the replies that stop it are left to search.
@@ -109,7 +112,8 @@ impl<'a> Prover<'a> {
         let tree = match self.lent_to_pass() {
             Some(tree) => tree,
             None => {
-                let (true, Some(tree), _) = self.vct_within(self.vct_nodes, false, true)? else {
+                let budget = self.pass_budget();
+                let (true, Some(tree), _) = self.vct_within(budget, false, true)? else {
                     return Ok(None);
                 };
                 let tree = Arc::new(tree);
@@ -119,6 +123,19 @@ impl<'a> Prover<'a> {
         };
         let attacker = self.attacker;
         Ok(tree.replies_not_answered(&mut self.board, attacker))
+    }
+
+    /// The budget of the null-move VCT at the current defender node: the leaf budget, times
+    /// [`PASS_SHARE_NEAR_ROOT`] within [`NEAR_ROOT_PLIES`] of the root, where defender nodes
+    /// are few and a certificate found saves searching about 200 replies. It depends only on
+    /// the position and the root, so the read-out finds the same certificate.
+    pub(super) fn pass_budget(&self) -> u64 {
+        let plies = self.board.moves().len().saturating_sub(self.root_stones);
+        if plies <= NEAR_ROOT_PLIES {
+            self.vct_nodes.saturating_mul(PASS_SHARE_NEAR_ROOT)
+        } else {
+            self.vct_nodes
+        }
     }
 
     /// The proof lent to the pass position of the current AND node, in the board's frame, if

@@ -149,3 +149,21 @@ fn a_threatened_vct_leaves_only_the_replies_that_stop_it() {
         assert_eq!(holds, !searched.contains(&r), "{r}");
     }
 }
+
+/// The null-move VCT gets sixteen times the leaf budget near the root, and the leaf budget
+/// deeper down.
+#[test]
+fn the_pass_budget_is_larger_near_the_root() {
+    let board = crate::notation::parse_position(
+        "h8 h9 i9 a1 b15 a2 c15 a3 d15 a5",
+        &crate::notation::PositionOptions::default(),
+    )
+    .unwrap();
+    let options = small_leaf_budget(Limits::default());
+    let mut p = prover(&board, Color::Black, &options);
+    assert_eq!(p.pass_budget(), 200 * super::PASS_SHARE_NEAR_ROOT);
+    p.root_stones = 10 - super::NEAR_ROOT_PLIES;
+    assert_eq!(p.pass_budget(), 200 * super::PASS_SHARE_NEAR_ROOT);
+    p.root_stones = 10 - super::NEAR_ROOT_PLIES - 1;
+    assert_eq!(p.pass_budget(), 200);
+}
