@@ -13,6 +13,7 @@ mod database;
 mod golden;
 mod ladder;
 mod line_check;
+mod minimax;
 mod parallel;
 mod proof_replay;
 mod props;
