@@ -13,10 +13,11 @@
 //! - a node where the side not proving has a VCF of its own is lost for the attacker (an AND node
 //!   with no certificate, or an attacker move that leaves the defender's VCF standing);
 //! - at an AND node without a certificate, after an attacker move that builds on its lines, the
-//!   attacker's VCT were the defender to pass (within the leaf budget) is the node's
-//!   certificate: only the replies after which it no longer holds are searched (null-move
-//!   simulation). The proof stores it once, as the proof of the pass position, and the checker
-//!   answers every reply outside its zone with it (`docs/certificates.md`).
+//!   attacker's VCT were the defender to pass (within the leaf budget, sixteen times that within
+//!   eight plies of the root) is the node's certificate: only the replies after which it no
+//!   longer holds are searched (null-move simulation). The proof stores it once, as the proof
+//!   of the pass position, and the checker answers every reply outside its zone with it
+//!   (`docs/certificates.md`).
 //!
 //! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
 //! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
