@@ -102,6 +102,17 @@ fn assert_rejected(db: &Database, what: &str) -> Report {
     report
 }
 
+/// [`assert_rejected`], with some error's problem naming `needle`.
+fn assert_rejected_with(db: &Database, what: &str, needle: &str) -> Report {
+    let report = assert_rejected(db, what);
+    assert!(
+        report.errors.iter().any(|e| e.problem.contains(needle)),
+        "{what}: no error says {needle:?}: {:?}",
+        report.errors
+    );
+    report
+}
+
 /// Every explicit position of `db`: the board (in the root's stored orientation), its node,
 /// and the symmetry from the node's orientation onto the board's.
 fn positions(db: &Database) -> Vec<(Board, u32, Symmetry)> {
@@ -391,15 +402,7 @@ fn a_forbidden_black_move_in_a_proof_is_rejected() {
     if let Node::Move { play, .. } = &mut bad.nodes[n as usize] {
         *play = forbidden;
     }
-    let report = assert_rejected(&bad, "a forbidden black move");
-    assert!(
-        report
-            .errors
-            .iter()
-            .any(|e| e.problem.contains("forbidden")),
-        "{:?}",
-        report.errors
-    );
+    assert_rejected_with(&bad, "a forbidden black move", "forbidden");
 }
 
 #[test]
@@ -879,14 +882,10 @@ fn a_listed_reply_removed_from_a_pass_certificates_node_is_rejected() {
         }),
         _ => None,
     });
-    let report = assert_rejected(&bad, "a reply that stops the certificate left unlisted");
-    assert!(
-        report
-            .errors
-            .iter()
-            .any(|e| e.problem.contains("not answered")),
-        "{:?}",
-        report.errors
+    assert_rejected_with(
+        &bad,
+        "a reply that stops the certificate left unlisted",
+        "not answered",
     );
 }
 
