@@ -11,10 +11,10 @@ use crate::rules::{Board, Color, Point};
 ///
 /// Per line through `p`, with `n` the most `color` stones (`p` not counted) in a free
 /// five-point stretch through it ([`Board::potentials`]): a two (`n` = 1) counts 2, a line one
-/// stone from a four (`n` = 2) counts 6, and a real three ([`Board::threes_at`]) 8 more. Two
-/// lines at `n` ≥ 2 make a 4-3 or 3-3 in waiting (10 more; for Black under renju, a
-/// double-three is forbidden, but one of them may be a four or a false three); two lines with a
-/// stone each, 2 more. Standing on the opponent's lines takes from them 1, 3 or 7 for their
+/// stone from a four or closer (`n` ≥ 2) counts 6, and a real three ([`Board::threes_at`]) 8
+/// more. Two lines at `n` ≥ 2 make a 4-3 or 3-3 in waiting (10 more; for Black under renju, a
+/// double-three is forbidden, but one of them may be a four or a false three); two lines with
+/// a stone each, 2 more. Standing on the opponent's lines takes from them 1, 3 or 7 for their
 /// `n` of 1, 2 or 3 or more.
 pub(super) fn shape_score(board: &Board, p: Point, color: Color) -> u32 {
     let own = board.potentials(p, color);
@@ -48,12 +48,14 @@ pub(super) fn shape_score(board: &Board, p: Point, color: Color) -> u32 {
 /// The score at and above which a quiet move starts at the lowest proof number a quiet move
 /// has; each [`STEP`] below it adds one.
 const PROMISING: u32 = 24;
+/// See [`PROMISING`].
 const STEP: u32 = 4;
 /// The highest starting proof number of a quiet move.
 const FLOOR: u32 = 8;
 
-/// Starting proof number of an attacker move at an OR node: 1 for a four, 2 for a three, and
-/// for a quiet move 3 to [`FLOOR`] by its [`shape_score`].
+/// Starting proof number of an attacker move at an OR node, and its [`shape_score`] to order
+/// moves of the same number: 1 for a four, 2 for a three, and for a quiet move 3 to [`FLOOR`]
+/// by its score. Traps on Black's forbidden points are not scored.
 pub(super) fn attack_number(board: &Board, p: Point, attacker: Color) -> (u32, u32) {
     if board.four_at(p, attacker).count > 0 {
         return (1, u32::MAX);
