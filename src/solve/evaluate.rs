@@ -17,8 +17,14 @@ use crate::rules::{Board, Color, Point};
 /// a stone each, 2 more. Standing on the opponent's lines takes from them 1, 3 or 7 for their
 /// `n` of 1, 2 or 3 or more.
 pub(super) fn shape_score(board: &Board, p: Point, color: Color) -> u32 {
+    shape(board, p, color).0
+}
+
+/// [`shape_score`], and the lines in which the stone makes a three ([`Board::threes_at`]).
+fn shape(board: &Board, p: Point, color: Color) -> (u32, u32) {
     let own = board.potentials(p, color);
     let theirs = board.potentials(p, color.opponent());
+    let threes = board.threes_at(p, color);
     let mut score = 0;
     for &n in &own {
         score += match n {
@@ -27,7 +33,7 @@ pub(super) fn shape_score(board: &Board, p: Point, color: Color) -> u32 {
             _ => 6,
         };
     }
-    score += 8 * board.threes_at(p, color);
+    score += 8 * threes;
     if own.iter().filter(|&&n| n >= 2).count() >= 2 {
         score += 10;
     }
@@ -42,7 +48,7 @@ pub(super) fn shape_score(board: &Board, p: Point, color: Color) -> u32 {
             _ => 7,
         };
     }
-    score
+    (score, threes)
 }
 
 /// The score at and above which a quiet move starts at the lowest proof number a quiet move
@@ -60,8 +66,8 @@ pub(super) fn attack_number(board: &Board, p: Point, attacker: Color) -> (u32, u
     if board.four_at(p, attacker).count > 0 {
         return (1, u32::MAX);
     }
-    let score = shape_score(board, p, attacker);
-    if board.threes_at(p, attacker) > 0 {
+    let (score, threes) = shape(board, p, attacker);
+    if threes > 0 {
         return (2, score);
     }
     let pn = 3 + PROMISING.saturating_sub(score).div_ceil(STEP);

@@ -155,12 +155,6 @@ impl<'a> Prover<'a> {
                 dn: 1,
             })
             .collect();
-        // The replies that do least against the attacker's lines (and for the defender's)
-        // first: among equal numbers df-pn searches the first, and the proof of a weak reply
-        // is the one most likely to hold on its siblings, which simulation then proves
-        // without a search of their own (`BENCHMARKS.md` has the other orders measured).
-        let defender = self.defender();
-        replies.sort_by_cached_key(|m| evaluate::shape_score(&self.board, m.point, defender));
         if replies.is_empty() {
             // With a certificate every reply loses to it. Without one there is no legal reply:
             // a full board is a draw; otherwise the defender is Black with only forbidden
@@ -182,6 +176,13 @@ impl<'a> Prover<'a> {
                 return Ok(Expansion::Proved);
             }
         }
+        // The replies that do least against the attacker's lines (and for the defender's)
+        // first: among equal numbers df-pn searches the first, and the proof of a weak reply
+        // is the one most likely to hold on its siblings, which simulation then proves
+        // without a search of their own (`BENCHMARKS.md` has the other orders measured).
+        // Sorted last, so only the replies left to search are scored.
+        let defender = self.defender();
+        replies.sort_by_cached_key(|m| evaluate::shape_score(&self.board, m.point, defender));
         Ok(Expansion::Moves(replies))
     }
 

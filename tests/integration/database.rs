@@ -864,7 +864,8 @@ fn pass_db() -> &'static Database {
         let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
         builder.add_proof(&won.proof.unwrap()).unwrap();
         let db = builder.finish();
-        assert!(checked(&db).ok, "{:?}", checked(&db).errors);
+        let report = checked(&db);
+        assert!(report.ok, "{:?}", report.errors);
         db
     })
 }
