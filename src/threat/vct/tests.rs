@@ -270,3 +270,38 @@ fn a_kept_table_resumes_the_search() {
         fresh.nodes
     );
 }
+
+/// A lent tree can reach an attacker node where the attacker already has a five to play
+/// (where the tree was found, a defender stone stood on that point). As played, the node is
+/// that five: a line that first makes another four has won with its first move by the
+/// checker's count, and may not go on.
+#[test]
+fn a_tree_as_played_ends_with_a_five_already_there() {
+    let mut board = Board::new(crate::rules::Size::STANDARD, crate::rules::Rules::renju());
+    for p in [
+        "h8", "i8", "j8", "k8", "d4", "e4", "f4", "m10", "m11", "m12",
+    ] {
+        board.put(p.parse().unwrap(), Color::Black).unwrap();
+    }
+    for p in ["g8", "c4", "a1", "c1", "e1", "g1"] {
+        board.put(p.parse().unwrap(), Color::White).unwrap();
+    }
+    board.set_to_move(Color::Black);
+    let l8: Point = "l8".parse().unwrap();
+    assert_eq!(board.five_points(Color::Black), vec![l8]);
+    // Found where White stood on l8: g4 is a four, h4 is forced, and m13 makes an open four.
+    let names = |s: &str| s.split_whitespace().map(|m| m.parse().unwrap()).collect();
+    let tree = ProofTree {
+        root: 0,
+        nodes: vec![TreeNode::Vcf(Line {
+            moves: names("g4 h4 m13"),
+            ending: Ending::Five,
+        })],
+    };
+    assert!(tree.holds(&mut board.clone(), Color::Black));
+    let played = tree.as_played(&mut board.clone(), Color::Black).unwrap();
+    let TreeNode::Vcf(line) = &played.nodes[played.root] else {
+        panic!("a five to play is a VCF leaf");
+    };
+    assert_eq!(line.moves, vec![l8]);
+}
