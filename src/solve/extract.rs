@@ -15,6 +15,17 @@ use super::{Expansion, Prover};
 /// looked for with this many times the budget.
 const EXTRACTION_VCT_SHARE: u64 = 64;
 
+/// What a reading is for.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// The proof of a proved root: every node is read, searching again where the table lost
+    /// one.
+    Proof,
+    /// A proof to lend to a proved node's siblings in the middle of the search: read only from
+    /// what the table holds, with the leaf budget, and given up past this many nodes.
+    Lend(usize),
+}
+
 /// The attacker's move at the current OR node whose child the table holds as proved.
 fn proved_move(p: &mut Prover<'_>) -> Result<Option<Point>, Stopped> {
     let Expansion::Moves(moves) = p.or_moves()? else {
@@ -81,7 +92,7 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
 /// Reads the proof of a proved root out of `prover`'s table.
 pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
     let mut nodes = Vec::new();
-    let root = node(prover, &mut nodes, &mut HashMap::new())?;
+    let root = node(prover, Reading::Proof, &mut nodes, &mut HashMap::new())?;
     let mut proof = Proof::header(&prover.board, prover.attacker);
     proof.root = root;
     proof.nodes = nodes.iter().map(written).collect();
@@ -115,10 +126,20 @@ fn written(node: &TreeNode) -> ProofNode {
     }
 }
 
+/// The proof of the current position, an attacker node the table holds as proved, read from
+/// the table as it is, for simulation on its siblings; `None` if it is not all there (or not
+/// within the leaf budget), or larger than `most` nodes.
+pub(super) fn lendable(p: &mut Prover<'_>, most: usize) -> Option<ProofTree> {
+    let mut nodes = Vec::new();
+    let root = node(p, Reading::Lend(most), &mut nodes, &mut HashMap::new()).ok()?;
+    Some(ProofTree { root, nodes })
+}
+
 /// Reads the current position's proof into `nodes` (once per position: `ids` maps the
 /// positions read, by Zobrist key with the side to move, to their nodes); returns its index.
 fn node(
     p: &mut Prover<'_>,
+    how: Reading,
     nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
 ) -> Result<usize, Stopped> {
@@ -126,7 +147,15 @@ fn node(
     if let Some(&id) = ids.get(&key) {
         return Ok(id);
     }
-    p.ensure_proved()?;
+    match how {
+        Reading::Proof => p.ensure_proved()?,
+        Reading::Lend(most) => {
+            let canonical = p.board.canonical().key;
+            if nodes.len() >= most || !p.table.proved(canonical) {
+                return Err(Stopped);
+            }
+        }
+    }
     let id = nodes.len();
     nodes.push(TreeNode::Vcf(Line {
         moves: Vec::new(),
@@ -134,9 +163,9 @@ fn node(
     }));
     ids.insert(key, id);
     let made = if p.is_or() {
-        attacker_node(p, id, nodes, ids)?
+        attacker_node(p, how, id, nodes, ids)?
     } else {
-        defender_node(p, id, nodes, ids)?
+        defender_node(p, how, id, nodes, ids)?
     };
     nodes[id] = made;
     Ok(id)
@@ -145,6 +174,7 @@ fn node(
 /// The proof of the current attacker node, which takes the place of node `id`.
 fn attacker_node(
     p: &mut Prover<'_>,
+    how: Reading,
     id: usize,
     nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
@@ -166,11 +196,17 @@ fn attacker_node(
     }) {
         return Ok(graft(&tree, id, nodes));
     }
-    if let Some(tree) = leaf_vct(p)? {
+    let vct = match how {
+        Reading::Proof => leaf_vct(p)?,
+        Reading::Lend(_) if p.at_root() => None,
+        Reading::Lend(_) => p.find_vct(true)?.1,
+    };
+    if let Some(tree) = vct {
         return Ok(graft(&tree, id, nodes));
     }
     let play = match proved_move(p)? {
         Some(play) => play,
+        None if matches!(how, Reading::Lend(_)) => return Err(Stopped),
         None => {
             // The table holds this node as proved, but not by a move it can show (a symmetric
             // image proved by a VCT this orientation misses within its budget): prove it
@@ -181,7 +217,7 @@ fn attacker_node(
         }
     };
     p.board.play_unchecked(play);
-    let child = node(p, nodes, ids);
+    let child = node(p, how, nodes, ids);
     p.board.undo();
     Ok(TreeNode::Move {
         play,
@@ -193,6 +229,7 @@ fn attacker_node(
 /// certificate does not answer.
 fn defender_node(
     p: &mut Prover<'_>,
+    how: Reading,
     id: usize,
     nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
@@ -216,7 +253,7 @@ fn defender_node(
     let mut replies = Vec::new();
     for r in breaking {
         p.board.play_unchecked(r);
-        let child = node(p, nodes, ids);
+        let child = node(p, how, nodes, ids);
         p.board.undo();
         replies.push((r, child?));
     }
@@ -267,5 +304,24 @@ mod tests {
         // The VCT's tree, grafted whole in place of the root.
         assert!(matches!(proof.nodes[proof.root], ProofNode::Move { .. }));
         assert_eq!(proof.nodes.len(), tree.nodes.len());
+    }
+
+    /// A proved node's proof is read from the table, to lend to its siblings, only if all of
+    /// it is there and within the size given; the tree read holds on the board.
+    #[test]
+    fn a_proof_to_lend_is_read_from_the_table_within_its_size() {
+        let board = vct_example(Color::Black);
+        let options = small_leaf_budget(Limits::default());
+        let mut p = prover_below_root(&board, Color::Black, &options);
+        assert!(lendable(&mut p, usize::MAX).is_none(), "nothing proved yet");
+        // Not found by one leaf VCT, and no VCT rounds at the root: df-pn proves it move by
+        // move.
+        assert!(matches!(p.find_vct(false), Ok((false, None))));
+        p.root_vct_open = false;
+        assert_eq!(p.settle(), Some(true));
+        let tree = lendable(&mut p, usize::MAX).expect("the table holds the proof");
+        assert!(tree.holds(&mut p.board, Color::Black));
+        assert!(tree.nodes.len() > 1);
+        assert!(lendable(&mut p, tree.nodes.len() / 2).is_none());
     }
 }

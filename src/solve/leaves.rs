@@ -8,8 +8,8 @@ use crate::rules::Point;
 use crate::threat::{Limits, ProofTree, Stopped, VctOptions, VctTable, prove_vct};
 
 use super::{
-    BORROWED_BYTES, Entry, Move, NEAR_ROOT_PLIES, PASS_SHARE_NEAR_ROOT, Prover, TREE_NODE_BYTES,
-    VCT_THREAT_FOURS,
+    BORROWED_BYTES, Entry, LENT_SUBTREE_NODES, Move, NEAR_ROOT_PLIES, PASS_SHARE_NEAR_ROOT, Prover,
+    TREE_NODE_BYTES, VCT_THREAT_FOURS,
 };
 
 impl<'a> Prover<'a> {
@@ -161,20 +161,26 @@ impl<'a> Prover<'a> {
     }
 
     /// A proof of the current (proved) attacker node that its siblings may borrow: one
-    /// borrowed itself, or the VCT within the node's budget. `None` if the node was proved
-    /// some other way, or the search was stopped.
+    /// borrowed itself, the VCT within the node's budget, or the proof the table holds (of at
+    /// most [`LENT_SUBTREE_NODES`] nodes). `None` if there is none of these, or the search was
+    /// stopped.
     pub(super) fn proof_to_lend(&mut self) -> Option<Arc<ProofTree>> {
         if let Some(tree) = self.borrowed_here() {
             return Some(tree);
         }
         match self.find_vct(true) {
-            Ok((true, Some(tree))) => Some(Arc::new(tree)),
-            Ok(_) => None,
+            Ok((true, Some(tree))) => return Some(Arc::new(tree)),
+            Ok(_) => {}
             Err(Stopped) => {
                 self.stopped = true;
-                None
+                return None;
             }
         }
+        let tree = super::extract::lendable(self, LENT_SUBTREE_NODES);
+        if self.limit_reached() {
+            self.stopped = true;
+        }
+        tree.map(Arc::new)
     }
 
     /// The borrowed proof of the current position, mapped into the board's frame, if there is

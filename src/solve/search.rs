@@ -8,6 +8,7 @@ use crate::dfpn::{BIG, INF, child_thresholds, combine};
 use crate::rules::Symmetry;
 use crate::threat::Stopped;
 
+use super::table::Table;
 use super::{Entry, Expansion, MAX_SLICE, Move, Prover, ROOT_VCT_SHARE, SIMULATIONS, settled};
 
 impl<'a> Prover<'a> {
@@ -142,7 +143,14 @@ impl<'a> Prover<'a> {
             let m = moves[choice.best].point;
             self.board.play_unchecked(m);
             let (child_pn, _) = self.mid(c_th_pn, c_th_dn);
-            let tree = (!is_or && child_pn == 0 && simulations > 0 && moves.len() > 1)
+            // Lent only if a sibling is left to prove.
+            let open = |t: &Table| {
+                child_keys
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &k)| i != choice.best && !t.settled(k))
+            };
+            let tree = (!is_or && child_pn == 0 && simulations > 0 && open(&self.table))
                 .then(|| self.proof_to_lend())
                 .flatten();
             self.board.undo();
