@@ -179,11 +179,8 @@ fn attacker_node(
     nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
 ) -> Result<TreeNode, Stopped> {
-    if let Some(&five) = p.board.five_points(p.attacker).first() {
-        return Ok(TreeNode::Vcf(Line {
-            moves: vec![five],
-            ending: crate::threat::Ending::Five,
-        }));
+    if let Some(five) = Line::five_to_play(&p.board, p.attacker) {
+        return Ok(TreeNode::Vcf(five));
     }
     if let Some(line) = p.find_vcf(p.attacker, UNLIMITED)? {
         return Ok(TreeNode::Vcf(line));
@@ -198,7 +195,6 @@ fn attacker_node(
     }
     let vct = match how {
         Reading::Proof => leaf_vct(p)?,
-        Reading::Lend(_) if p.at_root() => None,
         Reading::Lend(_) => p.find_vct(true)?.1,
     };
     if let Some(tree) = vct {

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::rules::Point;
+use crate::rules::{Board, Color, Point};
 
 pub(crate) use vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable};
 pub use vcf::{VcfOptions, vcf};
@@ -68,6 +68,15 @@ pub struct Line {
 }
 
 impl Line {
+    /// The five `color` has to play on `board`, as a line of that one move, if it has one.
+    #[must_use]
+    pub(crate) fn five_to_play(board: &Board, color: Color) -> Option<Line> {
+        board.five_points(color).first().map(|&five| Line {
+            moves: vec![five],
+            ending: Ending::Five,
+        })
+    }
+
     /// Number of attacker moves in the line (the final five included).
     #[must_use]
     pub fn attacker_moves(&self) -> usize {

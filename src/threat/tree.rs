@@ -133,15 +133,12 @@ impl ProofTree {
         let defender = attacker.opponent();
         let five = match &self.nodes[node] {
             TreeNode::Replies { .. } => None,
-            _ => board.five_points(attacker).first().copied(),
+            _ => Line::five_to_play(board, attacker),
         };
         let made = match &self.nodes[node] {
             // The attacker has a five to play here (on the board the tree was found on, a
             // defender stone stood there): the proof ends with it, as a search would end it.
-            _ if five.is_some() => TreeNode::Vcf(Line {
-                moves: five.into_iter().collect(),
-                ending: super::Ending::Five,
-            }),
+            _ if let Some(five) = five => TreeNode::Vcf(five),
             TreeNode::Vcf(line) => {
                 let threat = board.five_points(defender).first().copied();
                 TreeNode::Vcf(as_played(board, attacker, line, threat))

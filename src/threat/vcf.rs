@@ -215,15 +215,9 @@ impl<'a> VcfSearch<'a> {
 
     /// The root of a search, on a board with no five on it.
     fn root(&mut self, max_fours: u32) -> (Option<Line>, bool) {
-        if let Some(&five) = self.board.five_points(self.attacker).first() {
+        if let Some(five) = Line::five_to_play(self.board, self.attacker) {
             self.nodes += 1;
-            return (
-                Some(Line {
-                    moves: vec![five],
-                    ending: Ending::Five,
-                }),
-                false,
-            );
+            return (Some(five), false);
         }
         let threats = self.board.five_points(self.defender);
         if threats.len() >= 2 {

@@ -2,7 +2,7 @@
 //! proof tree ([`super::ProofTree`]) that `solve` grafts into its proofs.
 
 use crate::dfpn::INF;
-use crate::rules::{Board, Color, Defence, Point};
+use crate::rules::{Defence, Point};
 
 use super::super::tree::{Certificate, TreeNode};
 use super::super::vcf::{Stopped, UNLIMITED, finish};
@@ -178,14 +178,8 @@ impl Search<'_> {
         });
         ids.insert(key, id);
         let child_depth = self.child_depth(depth);
-        let five = |board: &Board, color: Color| {
-            board.five_points(color).first().map(|&g| Line {
-                moves: vec![g],
-                ending: Ending::Five,
-            })
-        };
         let made = if self.is_or() {
-            if let Some(line) = five(&self.board, self.attacker) {
+            if let Some(line) = Line::five_to_play(&self.board, self.attacker) {
                 TreeNode::Vcf(line)
             } else if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
                 TreeNode::Vcf(line)
@@ -210,7 +204,7 @@ impl Search<'_> {
             let last = *self.board.moves().last().ok_or(Stopped)?;
             let certificate = match self.board.defence(last, self.attacker) {
                 Defence::NoFour => self.certificate(depth)?,
-                _ => five(&self.board, self.attacker),
+                _ => Line::five_to_play(&self.board, self.attacker),
             }
             .ok_or(Stopped)?;
             let mut replies = Vec::new();
