@@ -75,8 +75,8 @@ fn graft(tree: &ProofTree, id: usize, nodes: &mut Vec<TreeNode>) -> TreeNode {
 }
 
 /// The VCT of the current OR node, if it has one within its budget. The node may have been
-/// proved by a VCT found in another orientation (a symmetric image) or with another VCF table,
-/// which this search misses within the same budget: a larger one is tried before the node is
+/// proved by a VCT found in another orientation (a symmetric image), with another VCF table,
+/// or from leaf-table entries since dropped, which this search misses within the same budget: a larger one is tried before the node is
 /// searched again (narrowed, a new search may not find a win a VCT found).
 fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
     if let (true, Some(tree)) = p.find_vct(true)? {
@@ -132,7 +132,8 @@ fn written(node: &TreeNode) -> ProofNode {
 pub(super) fn lendable(p: &mut Prover<'_>, most: usize) -> Option<ProofTree> {
     let mut nodes = Vec::new();
     let root = node(p, Reading::Lend(most), &mut nodes, &mut HashMap::new()).ok()?;
-    Some(ProofTree { root, nodes })
+    // A VCT grafted in whole may take it past `most`.
+    (nodes.len() <= most).then_some(ProofTree { root, nodes })
 }
 
 /// Reads the current position's proof into `nodes` (once per position: `ids` maps the
@@ -315,6 +316,13 @@ mod tests {
         assert!(matches!(p.find_vct(false), Ok((false, None))));
         p.root_vct_open = false;
         assert_eq!(p.settle(), Some(true));
+        // The leaf table, warm from the searches below, now finds the root's VCT within the
+        // leaf budget: the tree is that VCT, and the size bound holds for it too.
+        let vct = lendable(&mut p, usize::MAX).expect("the VCT");
+        assert!(vct.holds(&mut p.board, Color::Black));
+        assert!(lendable(&mut p, vct.nodes.len() - 1).is_none());
+        // Taken as the root, where no VCT round found one, the proof is read move by move.
+        p.root_stones = p.board.moves().len();
         let tree = lendable(&mut p, usize::MAX).expect("the table holds the proof");
         assert!(tree.holds(&mut p.board, Color::Black));
         assert!(tree.nodes.len() > 1);

@@ -14,8 +14,10 @@ use super::{
 
 impl<'a> Prover<'a> {
     /// The attacker's VCT (the attacker to move): whether it wins, and with `tree`, its
-    /// proof. Below the root it is searched within the per-node budget, which depends only on
-    /// the position, so a proof can be rebuilt the way it was found. At the root it is the
+    /// proof. Below the root it is searched within the per-node budget, starting from the
+    /// leaf table that earlier leaf searches filled, so a second search of the same position
+    /// may find a VCT the first missed (or, after the table made room, miss one it found):
+    /// the read-out looks again with a larger budget where it must. At the root it is the
     /// proof [`Prover::root_vct_round`] found, if any.
     pub(super) fn find_vct(&mut self, tree: bool) -> Result<(bool, Option<ProofTree>), Stopped> {
         if self.at_root() {
@@ -54,7 +56,10 @@ impl<'a> Prover<'a> {
 
     /// The attacker's VCT within `budget` nodes: whether it wins, its proof (with `tree`),
     /// and whether the threat space was searched to the end without a win. With `resume`, the
-    /// root's search goes on from its last round; otherwise a fresh search starts.
+    /// root's search goes on from its last round; otherwise the search starts from the leaf
+    /// table, whose proved and disproved entries are facts about their positions (threats
+    /// only add stones, so the threat space below a position does not depend on the path to
+    /// it), and whose open ones are estimates the search corrects.
     pub(super) fn vct_within(
         &mut self,
         mut budget: u64,
@@ -74,17 +79,20 @@ impl<'a> Prover<'a> {
                 nodes: Some(budget),
                 ..self.limits.clone()
             },
-            table_entries: Some(self.vct_entries),
+            table_entries: Some(if resume {
+                self.root_vct_entries
+            } else {
+                self.leaf_vct_entries
+            }),
             // Bounded by `table_entries` and the VCF table passed in.
             memory_mb: None,
             threads: None,
             progress: None,
         };
-        let mut fresh = VctTable::default();
         let table = if resume {
             &mut self.root_vct
         } else {
-            &mut fresh
+            &mut self.leaf_vct
         };
         let found = prove_vct(
             &self.board,
@@ -127,8 +135,8 @@ impl<'a> Prover<'a> {
 
     /// The budget of the null-move VCT at the current defender node: the leaf budget, times
     /// [`PASS_SHARE_NEAR_ROOT`] within [`NEAR_ROOT_PLIES`] of the root, where defender nodes
-    /// are few and a certificate found saves searching about 200 replies. It depends only on
-    /// the position and the root, so the read-out finds the same certificate.
+    /// are few and a certificate found saves searching about 200 replies. A certificate found
+    /// is lent to the pass position, where the read-out finds it again.
     pub(super) fn pass_budget(&self) -> u64 {
         let plies = self.board.moves().len().saturating_sub(self.root_stones);
         if plies <= NEAR_ROOT_PLIES {

@@ -17,8 +17,11 @@
 //!   eight plies of the root) is the node's certificate: only the replies after which it no
 //!   longer holds are searched (null-move simulation). The proof stores it once, as the proof
 //!   of the pass position, and the checker answers every reply outside its zone with it
-//!   (`docs/certificates.md`).
-//!
+//!   (`docs/certificates.md`);
+//! - the VCT searches below the root share one table (per thread): a position one of them
+//!   proved or disproved is not searched again by the next, whose budget goes further (a
+//!   win found is a proof tree the rules replay, so the table's history changes only what is
+//!   found, never whether it is right);
 //! - when a defender reply is proved, its proof (the VCT that proved it, or the proof the
 //!   table holds for it, up to `LENT_SUBTREE_NODES` nodes) is tried on the other replies, and
 //!   proves every one where it holds, replayed by the rules on that board (simulation); a
@@ -261,10 +264,16 @@ struct Prover<'a> {
     root_vct: VctTable,
     /// The root's VCT proof, once a round found one.
     root_vct_tree: Option<ProofTree>,
+    /// The table every VCT search below the root starts from and leaves its entries in: a
+    /// proved or disproved entry is a fact about its position, whichever search stored it, so
+    /// a leaf search reuses what earlier ones found on the positions their threats share.
+    leaf_vct: VctTable,
     /// The transposition table, shared with the helpers.
     table: Arc<Table>,
-    /// Entries a VCT leaf search's table may keep.
-    vct_entries: usize,
+    /// Entries the root's VCT table may keep.
+    root_vct_entries: usize,
+    /// Entries `leaf_vct` may keep (the same for every worker).
+    leaf_vct_entries: usize,
     vcf_table: VcfTable,
     /// Nodes this worker searched.
     nodes: u64,
@@ -282,8 +291,6 @@ struct Prover<'a> {
     searched: Arc<AtomicU64>,
     /// Bytes of each thread's VCF table.
     vcf_bytes: usize,
-    /// Entries of a helper's VCT leaf searches.
-    helper_vct: usize,
     /// Threads the other search, running side by side, is done with (main worker only).
     spare: Option<Arc<AtomicUsize>>,
 }

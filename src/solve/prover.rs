@@ -27,13 +27,11 @@ impl<'a> Prover<'a> {
             crate::threat::mebibytes(options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)) / share;
         let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
         // Half the share for the shared proof table; a quarter for the VCF tables, one per
-        // thread; a quarter for the VCT searches: a helper's are leaf searches of a bounded
-        // number of nodes, and the main thread's root VCT rounds take the rest (they need
-        // about a million entries on the larger quintet positions).
+        // thread; a quarter for the VCT searches, in equal parts: each thread's table of leaf
+        // searches, and the main thread's root VCT rounds (they need about a million entries
+        // on the larger quintet positions).
         let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
-        let helper_vct = usize::try_from(vct_nodes.saturating_mul(4))
-            .unwrap_or(usize::MAX)
-            .clamp(1024, (vct_share / most).max(1024));
+        let leaf_vct_entries = (vct_share / (most + 1)).max(1024);
         let mut main = Prover {
             board: board.clone(),
             attacker,
@@ -44,11 +42,12 @@ impl<'a> Prover<'a> {
             root_vct_open: board.to_move() == attacker && vct_nodes > 0,
             root_vct: VctTable::default(),
             root_vct_tree: None,
+            leaf_vct: VctTable::default(),
             table: Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1)),
-            vct_entries: vct_share.saturating_sub((most - 1) * helper_vct).max(1024),
+            root_vct_entries: vct_share.saturating_sub(most * leaf_vct_entries).max(1024),
+            leaf_vct_entries,
             vcf_bytes: bound / 4 / most,
             vcf_table: VcfTable::within_bytes(bound / 4 / most),
-            helper_vct,
             nodes: 0,
             budget: u64::MAX,
             stopped: false,
@@ -77,11 +76,12 @@ impl<'a> Prover<'a> {
             root_vct_open: false,
             root_vct: VctTable::default(),
             root_vct_tree: None,
+            leaf_vct: VctTable::default(),
             table: self.table.clone(),
-            vct_entries: self.helper_vct,
+            root_vct_entries: 0,
+            leaf_vct_entries: self.leaf_vct_entries,
             vcf_bytes: self.vcf_bytes,
             vcf_table: VcfTable::within_bytes(self.vcf_bytes),
-            helper_vct: self.helper_vct,
             nodes: 0,
             budget: u64::MAX,
             stopped: false,
