@@ -76,8 +76,9 @@ fn graft(tree: &ProofTree, id: usize, nodes: &mut Vec<TreeNode>) -> TreeNode {
 
 /// The VCT of the current OR node, if it has one within its budget. The node may have been
 /// proved by a VCT found in another orientation (a symmetric image), with another VCF table,
-/// or from leaf-table entries since dropped, which this search misses within the same budget: a larger one is tried before the node is
-/// searched again (narrowed, a new search may not find a win a VCT found).
+/// or from leaf-table entries since dropped, which this search misses within the same
+/// budget: a larger one is tried before the node is searched again (narrowed, a new search
+/// may not find a win a VCT found).
 fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
     if let (true, Some(tree)) = p.find_vct(true)? {
         return Ok(Some(tree));
