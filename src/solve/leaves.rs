@@ -72,6 +72,11 @@ impl<'a> Prover<'a> {
         if budget == 0 {
             return Ok((false, None, false));
         }
+        let (table, entries) = if resume {
+            (&mut self.root_vct, self.root_vct_entries)
+        } else {
+            (&mut self.leaf_vct, self.leaf_vct_entries)
+        };
         let options = VctOptions {
             max_depth: None,
             threat_fours: Some(VCT_THREAT_FOURS),
@@ -79,20 +84,11 @@ impl<'a> Prover<'a> {
                 nodes: Some(budget),
                 ..self.limits.clone()
             },
-            table_entries: Some(if resume {
-                self.root_vct_entries
-            } else {
-                self.leaf_vct_entries
-            }),
+            table_entries: Some(entries),
             // Bounded by `table_entries` and the VCF table passed in.
             memory_mb: None,
             threads: None,
             progress: None,
-        };
-        let table = if resume {
-            &mut self.root_vct
-        } else {
-            &mut self.leaf_vct
         };
         let found = prove_vct(
             &self.board,

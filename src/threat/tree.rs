@@ -131,30 +131,7 @@ impl ProofTree {
             return Some(i);
         }
         let defender = attacker.opponent();
-        let five = match &self.nodes[node] {
-            TreeNode::Replies { .. } => None,
-            _ => Line::five_to_play(board, attacker),
-        };
         let made = match &self.nodes[node] {
-            // The attacker has a five to play here (on the board the tree was found on, a
-            // defender stone stood there): the proof ends with it, as a search would end it.
-            _ if let Some(five) = five => TreeNode::Vcf(five),
-            TreeNode::Vcf(line) => {
-                let threat = board.five_points(defender).first().copied();
-                TreeNode::Vcf(as_played(board, attacker, line, threat))
-            }
-            TreeNode::Move { play, child } => {
-                if !board.is_empty(*play) {
-                    return None;
-                }
-                board.play_unchecked(*play);
-                let child = self.as_played_at(*child, board, attacker, played, index, seen);
-                board.undo();
-                TreeNode::Move {
-                    play: *play,
-                    child: child?,
-                }
-            }
             TreeNode::Replies {
                 certificate,
                 replies,
@@ -187,6 +164,25 @@ impl ProofTree {
                 TreeNode::Replies {
                     certificate,
                     replies: kept,
+                }
+            }
+            // The attacker has a five to play here (on the board the tree was found on, a
+            // defender stone stood there): the proof ends with it, as a search would end it.
+            _ if let Some(five) = Line::five_to_play(board, attacker) => TreeNode::Vcf(five),
+            TreeNode::Vcf(line) => {
+                let threat = board.five_points(defender).first().copied();
+                TreeNode::Vcf(as_played(board, attacker, line, threat))
+            }
+            TreeNode::Move { play, child } => {
+                if !board.is_empty(*play) {
+                    return None;
+                }
+                board.play_unchecked(*play);
+                let child = self.as_played_at(*child, board, attacker, played, index, seen);
+                board.undo();
+                TreeNode::Move {
+                    play: *play,
+                    child: child?,
                 }
             }
         };
