@@ -147,7 +147,10 @@ type Step = Option<(usize, usize)>;
 /// Where a node is verified: `frame` maps the node's stored orientation onto the walk's; `pos`
 /// is the position with `to_move` to move, `path` the steps from the root and `open` the nodes
 /// on the way here, this one included. `level` is the number of extra defender stones its zone
-/// must stand (0 outside certificates, where no zone is recorded).
+/// must stand (0 outside certificates, where no zone is recorded). `replayed` is set below a
+/// certificate proof verified again with a defender reply on the board: there a defender node
+/// may list a point that stone now takes (or, for Black, made forbidden), which is no reply and
+/// is passed over (`docs/certificates.md`).
 struct At<'p> {
     frame: usize,
     pos: &'p Position,
@@ -155,6 +158,7 @@ struct At<'p> {
     path: &'p [Step],
     open: &'p [u32],
     level: usize,
+    replayed: bool,
 }
 
 impl At<'_> {
@@ -305,7 +309,8 @@ impl Walk<'_> {
     /// nothing for the other: the attacker is part of what was verified, with the position,
     /// the side to move, the orientation and the level.
     fn key(&self, n: u32, at: &At) -> (u32, u128) {
-        let extra = (at.level as u64) << 24
+        let extra = u64::from(at.replayed) << 56
+            | (at.level as u64) << 24
             | u64::from(self.attacker) << 16
             | u64::from(at.to_move) << 8
             | at.frame as u64;
@@ -514,6 +519,7 @@ impl Walk<'_> {
             path: &[],
             open: &[],
             level: 0,
+            replayed: false,
         };
         self.node(self.root.node, &at);
     }

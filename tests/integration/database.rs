@@ -910,3 +910,32 @@ fn a_move_changed_inside_a_certificate_proof_is_rejected() {
     };
     assert_rejected(&bad, "a certificate proof's move changed");
 }
+
+/// A certificate proof replayed after a reply can meet, inside it, a defender node that lists
+/// a reply which is no reply any more: here, on a ladder rung solved with a VCT leaf budget of
+/// 50, Black's m5 makes j5 forbidden for Black, and a node of the certificate lists j5. The
+/// solver judges the certificate after m5 without it (a forbidden point needs no answer), so
+/// m5 is not listed; the checker must pass over j5 the same way, and not refuse the proof.
+#[test]
+fn a_certificate_replayed_after_a_reply_passes_over_a_listed_reply_it_made_forbidden() {
+    let rung = crate::ladder::rungs()
+        .into_iter()
+        .find(|r| r.id == "ladder/test_vct_forbidden_breaker-i5-i9")
+        .expect("the rung");
+    let options = SolveOptions {
+        vct_nodes: Some(50),
+        threads: Some(1),
+        ..SolveOptions::default()
+    };
+    let solved = solve(&rung.board(), &options, &mut |_| {});
+    assert_eq!(solved.verdict, Verdict::Loss);
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(&solved.proof.unwrap()).unwrap();
+    let db = builder.finish();
+    assert!(
+        db.nodes.iter().any(|n| n.pass().is_some()),
+        "the proof has a certificate that is a whole proof"
+    );
+    let report = checked(&db);
+    assert!(report.ok, "{:?}", report.errors);
+}

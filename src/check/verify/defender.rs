@@ -120,8 +120,9 @@ impl Walk<'_> {
     }
 
     /// The listed replies in the walk's orientation, each with its edge: on the board, legal
-    /// and listed once. Inside a certificate each is added to `zone`, with what its
-    /// forbidden-move test read.
+    /// and listed once (in a certificate replayed after a reply, one no longer legal is passed
+    /// over). Inside a certificate each is added to `zone`, with what its forbidden-move test
+    /// read.
     fn listed_replies(
         &self,
         replies: &[(Cell, Edge)],
@@ -137,6 +138,11 @@ impl Walk<'_> {
                 return Err(format!("reply {} is listed twice", self.show(p)).into());
             }
             if !self.may_play(at, p, zone) {
+                if at.replayed {
+                    // The reply this certificate is replayed after may stand here: a point
+                    // taken (or forbidden) is no reply, and needs no answer.
+                    continue;
+                }
                 return Err(format!("listed reply {} is not legal", self.show(p)).into());
             }
             if at.level > 0 {
@@ -261,7 +267,13 @@ impl Walk<'_> {
                 replayed.map_err(|e| format!("the certificate fails: {e}"))
             }
             (None, Verified::Proof(n, frame, _)) => self
-                .node(*n, &after(*frame))
+                .node(
+                    *n,
+                    &At {
+                        replayed: true,
+                        ..after(*frame)
+                    },
+                )
                 .ok_or("the certificate fails after it (see the problem reported there)".into()),
         };
         match answered {
