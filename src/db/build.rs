@@ -1,6 +1,7 @@
 //! Adding proofs to a database: each position of the proof is replayed with the rules core,
 //! keyed by its canonical form, and stored once in its canonical orientation. A position the
-//! database already holds is shared rather than stored again, whichever proof it came from.
+//! database already holds is shared rather than stored again, whichever proof it came from;
+//! except inside a certificate proof, which is stored as found (see [`Builder::insert`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,7 +39,7 @@ enum StepCertificate<I> {
 
 /// A proof to add: a [`Proof`] or a root of another database.
 trait Source {
-    type Id: Copy;
+    type Id: Copy + Eq + std::hash::Hash;
     /// The node `id`, whose position is on `board` (left as found).
     fn step(&self, id: Self::Id, board: &mut Board) -> Result<Step<Self::Id>, DbError>;
 }
@@ -411,7 +412,8 @@ impl Builder {
             }
             None => Added::New,
         };
-        let (node, symmetry) = self.insert(source, id, &mut board, attacker)?;
+        let mut found = Copies::new();
+        let (node, symmetry) = self.insert(source, id, &mut board, attacker, &mut found)?;
         let stones = |c: Color| {
             let mut v: Vec<Cell> = board
                 .stones()
@@ -493,46 +495,62 @@ impl Builder {
     /// symmetry that maps `board` onto the node's stored orientation. A new node is stored in
     /// `board`'s orientation, so the edges of one proof carry the identity, except to a
     /// position stored before in another orientation.
+    ///
+    /// Below a certificate proof (the pass position's node and all under it) nothing is shared
+    /// with the positions stored before: the checker replays a certificate with the defender's
+    /// replies on the board, and the solver left out of the list only the replies after which
+    /// *this* proof still wins. Another proof of the same position (or of a symmetric image)
+    /// proves that position, but need not stand the same replays. Those nodes are stored as
+    /// found, shared only where the certificate itself reaches one of its nodes again on the
+    /// same board (`found`, keyed by the source's node and the position's Zobrist key).
     fn insert<S: Source>(
         &mut self,
         source: &S,
         id: S::Id,
         board: &mut Board,
         attacker: Color,
+        found: &mut Copies<S::Id>,
     ) -> Result<(u32, Symmetry), DbError> {
         let (key, to_canonical) = PositionKey::of(board);
+        let exact = found.inside;
+        if exact && let Some(&n) = found.nodes.get(&(id, board.hash())) {
+            return Ok((n, Symmetry::Identity));
+        }
         if let Some(&(n, stored_frame)) = self.index.get(&key) {
             if let Some(stored) = self.winner_at(n, board)
                 && stored != attacker
             {
                 return Err(self.contradiction(board, attacker, stored));
             }
-            return Ok((n, stored_frame.inverse().after(to_canonical)));
+            if !exact {
+                return Ok((n, stored_frame.inverse().after(to_canonical)));
+            }
         }
         let size = self.db.size;
         let cell = move |p: Point| cell_of(size, p);
-        let child = |this: &mut Self, p: Point, id: S::Id, board: &mut Board| {
-            if !board.is_empty(p) {
-                return Err(DbError::Proof(format!(
-                    "move {p} is on a stone after `{}`",
-                    crate::notation::format_moves(board)
-                )));
-            }
-            board.play_unchecked(p);
-            let result = this.insert(source, id, board, attacker);
-            board.undo();
-            let (n, child_frame) = result?;
-            Ok(Edge {
-                node: n,
-                symmetry: child_frame.inverse(),
-            })
-        };
+        let child =
+            |this: &mut Self, p: Point, id: S::Id, board: &mut Board, found: &mut Copies<S::Id>| {
+                if !board.is_empty(p) {
+                    return Err(DbError::Proof(format!(
+                        "move {p} is on a stone after `{}`",
+                        crate::notation::format_moves(board)
+                    )));
+                }
+                board.play_unchecked(p);
+                let result = this.insert(source, id, board, attacker, found);
+                board.undo();
+                let (n, child_frame) = result?;
+                Ok(Edge {
+                    node: n,
+                    symmetry: child_frame.inverse(),
+                })
+            };
         let node = match source.step(id, board)? {
             Step::Five => Node::Five,
             Step::Vcf(line) => Node::Vcf(line.into_iter().map(cell).collect()),
             Step::Move(p, id) => Node::Move {
                 play: cell(p),
-                child: child(self, p, id, board)?,
+                child: child(self, p, id, board, found)?,
             },
             Step::Replies(certificate, replies) => {
                 let certificate = match certificate {
@@ -543,7 +561,9 @@ impl Builder {
                         // The pass position: the same stones, the attacker to move.
                         let to_move = board.to_move();
                         board.set_to_move(to_move.opponent());
-                        let result = self.insert(source, id, board, attacker);
+                        let was_inside = std::mem::replace(&mut found.inside, true);
+                        let result = self.insert(source, id, board, attacker, found);
+                        found.inside = was_inside;
                         board.set_to_move(to_move);
                         let (n, child_frame) = result?;
                         Some(Certificate::Proof(Edge {
@@ -555,7 +575,7 @@ impl Builder {
                 };
                 let mut listed = Vec::with_capacity(replies.len());
                 for (r, id) in replies {
-                    listed.push((cell(r), child(self, r, id, board)?));
+                    listed.push((cell(r), child(self, r, id, board, found)?));
                 }
                 Node::Replies {
                     certificate,
@@ -566,7 +586,12 @@ impl Builder {
         let n = u32::try_from(self.db.nodes.len())
             .map_err(|_| DbError::TooLarge("more than 2^32 nodes".to_string()))?;
         self.db.nodes.push(node);
-        self.index.insert(key, (n, to_canonical));
+        if exact {
+            found.nodes.insert((id, board.hash()), n);
+            self.index.entry(key).or_insert((n, to_canonical));
+        } else {
+            self.index.insert(key, (n, to_canonical));
+        }
         Ok((n, Symmetry::Identity))
     }
 
@@ -577,6 +602,22 @@ impl Builder {
         self.db.compacted()
     }
 }
+/// What [`Builder::insert`] carries down one proof: whether it is inside a certificate proof,
+/// and the nodes stored there so far, by the source's node and the position's Zobrist key.
+struct Copies<I> {
+    inside: bool,
+    nodes: HashMap<(I, u64), u32>,
+}
+
+impl<I> Copies<I> {
+    fn new() -> Self {
+        Copies {
+            inside: false,
+            nodes: HashMap::new(),
+        }
+    }
+}
+
 /// The rule set and board size a proof is for.
 ///
 /// # Errors

@@ -3,7 +3,8 @@
 //!
 //! Every node is stored in the canonical orientation of its position (the symmetric image with
 //! the smallest Zobrist key, [`Board::canonical`]), so the 8 symmetric forms of a position share
-//! one node, and a position reached from two roots or by two move orders is stored once. An
+//! one node, and a position reached from two roots or by two move orders is stored once (but a
+//! certificate proof is stored as found, sharing nothing: [`Builder`]). An
 //! edge to a child carries the symmetry that maps the child's stored orientation onto the
 //! parent's; a root carries the symmetry that maps the position as it was submitted onto the
 //! stored one, so that moves can be shown the way the user entered them.

@@ -939,3 +939,33 @@ fn a_certificate_replayed_after_a_reply_passes_over_a_listed_reply_it_made_forbi
     let report = checked(&db);
     assert!(report.ok, "{:?}", report.errors);
 }
+
+/// A certificate proof is replayed with replies on the board, and the solver lists only the
+/// replies after which its own proof fails. Another proof of one of its positions need not
+/// stand those replays: Kagetsu's White 4th moves l13 and d13 are mirror images, and their
+/// proofs' certificates reach the same positions by different proofs. Stored together, the
+/// second must keep its own certificate subtrees, or `check` refuses it.
+#[test]
+fn certificate_proofs_are_stored_as_found_not_shared_with_another_proof() {
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    for reply in ["l13", "d13"] {
+        let board =
+            parse_position(&format!("h8 h9 i9 {reply}"), &PositionOptions::default()).unwrap();
+        let options = SolveOptions {
+            threads: Some(1),
+            ..SolveOptions::default()
+        };
+        let won = solve(&board, &options, &mut |_| {});
+        assert_eq!(won.verdict, Verdict::Win, "{reply}");
+        let alone = {
+            let mut one = Builder::new(Rules::renju(), Size::STANDARD);
+            one.add_proof(won.proof.as_ref().unwrap()).unwrap();
+            one.finish()
+        };
+        assert!(checked(&alone).ok, "{reply} alone");
+        builder.add_proof(&won.proof.unwrap()).unwrap();
+    }
+    let db = builder.finish();
+    let report = checked(&db);
+    assert!(report.ok, "{:?}", report.errors);
+}
