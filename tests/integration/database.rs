@@ -91,6 +91,15 @@ fn renju_db() -> Database {
         .unwrap()
 }
 
+/// A 15x15 renju database of `proofs`, added in order.
+fn renju_db_of(proofs: &[&Proof]) -> Database {
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    for proof in proofs {
+        builder.add_proof(proof).unwrap();
+    }
+    builder.finish()
+}
+
 fn checked(db: &Database) -> Report {
     check(db, &|_| {})
 }
@@ -204,9 +213,7 @@ fn symmetric_and_repeated_proofs_are_stored_once() {
     assert_eq!(db.roots.len(), 1);
     assert!(checked(&db).ok);
     // Stored alone, the mirror image checks, and answers queries in the original's form.
-    let mut alone = Builder::new(Rules::renju(), Size::STANDARD);
-    alone.add_proof(&mirrored).unwrap();
-    let alone = alone.finish();
+    let alone = renju_db_of(&[&mirrored]);
     assert!(checked(&alone).ok);
     let index = Index::build(&alone);
     let root = renju::db::submitted_stones(&once, &once.roots[0]);
@@ -711,9 +718,7 @@ fn the_bench_proof_takes_at_most_4_bytes_per_node() {
     let (board, _) = crate::ladder::quintet("quintet/bench_vct_black");
     let won = solve(&board, &SolveOptions::default(), &mut |_| {});
     assert_eq!(won.verdict, Verdict::Win);
-    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
-    builder.add_proof(&won.proof.unwrap()).unwrap();
-    let db = builder.finish();
+    let db = renju_db_of(&[&won.proof.unwrap()]);
     let bytes = encode(&db).unwrap().len();
     let per_node = bytes as f64 / db.nodes.len() as f64;
     assert!(db.nodes.len() > 500, "{} nodes", db.nodes.len());
@@ -861,9 +866,7 @@ fn pass_db() -> &'static Database {
         let board = parse_position("h8 h9 i9 a1", &PositionOptions::default()).unwrap();
         let won = solve(&board, &SolveOptions::default(), &mut |_| {});
         assert_eq!(won.verdict, Verdict::Win);
-        let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
-        builder.add_proof(&won.proof.unwrap()).unwrap();
-        let db = builder.finish();
+        let db = renju_db_of(&[&won.proof.unwrap()]);
         let report = checked(&db);
         assert!(report.ok, "{:?}", report.errors);
         db
@@ -929,9 +932,7 @@ fn a_certificate_replayed_after_a_reply_passes_over_a_listed_reply_it_made_forbi
     };
     let solved = solve(&rung.board(), &options, &mut |_| {});
     assert_eq!(solved.verdict, Verdict::Loss);
-    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
-    builder.add_proof(&solved.proof.unwrap()).unwrap();
-    let db = builder.finish();
+    let db = renju_db_of(&[&solved.proof.unwrap()]);
     assert!(
         db.nodes.iter().any(|n| n.pass().is_some()),
         "the proof has a certificate that is a whole proof"
@@ -947,7 +948,7 @@ fn a_certificate_replayed_after_a_reply_passes_over_a_listed_reply_it_made_forbi
 /// second must keep its own certificate subtrees, or `check` refuses it.
 #[test]
 fn certificate_proofs_are_stored_as_found_not_shared_with_another_proof() {
-    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    let mut proofs = Vec::new();
     for reply in ["l13", "d13"] {
         let board =
             parse_position(&format!("h8 h9 i9 {reply}"), &PositionOptions::default()).unwrap();
@@ -957,15 +958,11 @@ fn certificate_proofs_are_stored_as_found_not_shared_with_another_proof() {
         };
         let won = solve(&board, &options, &mut |_| {});
         assert_eq!(won.verdict, Verdict::Win, "{reply}");
-        let alone = {
-            let mut one = Builder::new(Rules::renju(), Size::STANDARD);
-            one.add_proof(won.proof.as_ref().unwrap()).unwrap();
-            one.finish()
-        };
-        assert!(checked(&alone).ok, "{reply} alone");
-        builder.add_proof(&won.proof.unwrap()).unwrap();
+        let proof = won.proof.unwrap();
+        assert!(checked(&renju_db_of(&[&proof])).ok, "{reply} alone");
+        proofs.push(proof);
     }
-    let db = builder.finish();
+    let db = renju_db_of(&[&proofs[0], &proofs[1]]);
     let report = checked(&db);
     assert!(report.ok, "{:?}", report.errors);
 }
