@@ -12,7 +12,9 @@
 //! - the side to move's replies are complete where it matters: if the other side has a VCF
 //!   were the side to move to pass, that VCF is the node's *certificate* and only the replies
 //!   that break it become children (every other reply loses to the same line, which the
-//!   checker replays); otherwise every legal move is a child;
+//!   checker replays); where the book's defender is to move without one, the attacker's VCT
+//!   were it to pass plays that part (a *certificate proof*, the replies after which it no
+//!   longer holds the children); otherwise every legal move is a child;
 //! - the attacker's own moves are ordered by a heuristic (fours, threes, blocks of the
 //!   defender's threes, then nearness) and opened a batch at a time (`width`): the next batch
 //!   only when every opened one has failed. A node is disproved only when every legal move
@@ -44,9 +46,12 @@ mod search;
 mod settle;
 pub mod unit;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::db::DbError;
+use crate::proof::Proof;
 use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
@@ -65,7 +70,7 @@ pub enum BookError {
     #[error("the book journal is damaged: {0}")]
     Damaged(String),
     /// The journal is of another version.
-    #[error("the book journal is version {0}; this build reads version {VERSION}")]
+    #[error("the book journal is version {0}; this build reads versions 1 to {VERSION}")]
     Version(u32),
     /// A root or position that cannot be played out.
     #[error("{0}")]
@@ -132,6 +137,12 @@ pub struct BookNode {
     pub unopened: u32,
     /// The certificate that limits the children, if any.
     pub certificate: Option<Certificate>,
+    /// Where the book's defender is to move and has no such VCF certificate: a proof of the
+    /// attacker's win were the defender to pass (a VCT tree, on the same stones with the
+    /// attacker to move). Only the replies after which it no longer holds are children. Kept
+    /// in the journal after the book itself ([`Book::encode`]).
+    #[serde(skip)]
+    pub pass_proof: Option<Arc<Proof>>,
     #[serde(skip)]
     pn: u64,
     #[serde(skip)]
@@ -156,6 +167,7 @@ impl BookNode {
             expanded: false,
             unopened: 0,
             certificate: None,
+            pass_proof: None,
             pn: 1,
             dn: 1,
             busy: false,

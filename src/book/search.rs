@@ -12,12 +12,21 @@ use rayon::prelude::*;
 
 use super::{Book, BookError, Certificate, MAX_DOUBLINGS, Status};
 use crate::db::Builder;
+use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
 use crate::solve::{SolveOptions, Verdict, solve};
-use crate::threat::{Limits, Outcome, VcfOptions, breaking_replies, vcf};
+use crate::threat::{
+    Limits, Outcome, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies, prove_vct, vcf,
+};
 
 /// Node budget of the VCF that looks for a node's certificate.
 const CERTIFICATE_NODES: u64 = 200_000;
+/// Most nodes of the VCT that looks for a defender node's certificate proof when it has no
+/// VCF certificate (a quarter of the failed search's nodes, up to this).
+const PASS_PROOF_NODES: u64 = 1_000_000;
+/// That VCT counts a move as a threat only if its certificate has at most this many fours
+/// (as `solve`'s own VCTs do).
+const PASS_PROOF_FOURS: u32 = 3;
 
 /// How one round searches its leaves.
 #[derive(Clone, Debug, Default)]
@@ -119,7 +128,7 @@ impl Book {
                     self.nodes[leaf as usize].status = Status::Won(winner);
                 }
                 _ if job.cut_short => {}
-                _ => self.tried(leaf, &job.board, db)?,
+                _ => self.tried(leaf, &job.board, db, solution.nodes)?,
             }
         }
         for &leaf in &leaves {
@@ -129,30 +138,89 @@ impl Book {
         Ok(round)
     }
 
-    /// A leaf searched without a result: counted, and expanded below the ply limit.
+    /// A leaf searched without a result, by a search of `spent` nodes: counted, and expanded
+    /// below the ply limit.
     pub(super) fn tried(
         &mut self,
         leaf: u32,
         board: &Board,
         db: &mut Builder,
+        spent: u64,
     ) -> Result<(), BookError> {
         let max_ply = self.settings.max_ply;
         let n = &mut self.nodes[leaf as usize];
         n.status = Status::Tried;
         n.attempts += 1;
         if max_ply.is_none_or(|m| n.ply < m) && !n.expanded {
-            self.expand(leaf, board, db)?;
+            self.expand(leaf, board, db, spent)?;
         }
         Ok(())
     }
 
-    /// Opens `leaf`'s children: the replies that break the other side's certificate, or
-    /// every legal move (the attacker's a batch at a time).
-    fn expand(&mut self, leaf: u32, board: &Board, db: &mut Builder) -> Result<(), BookError> {
+    /// Expands every leaf searched without a result that the ply limit left unexpanded and now
+    /// allows (a run with a higher `--max-ply`): it was searched already, so it opens its
+    /// children at once instead of being searched again with a doubled budget. Leaves under a
+    /// settled position are left as they are. Returns how many were expanded.
+    ///
+    /// # Errors
+    /// As [`Book::round`].
+    pub fn expand_tried(&mut self, db: &mut Builder) -> Result<usize, BookError> {
+        let max_ply = self.settings.max_ply;
+        let due: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&i| {
+                let n = &self.nodes[i as usize];
+                n.status == Status::Tried
+                    && !n.expanded
+                    && max_ply.is_none_or(|m| n.ply < m)
+                    && !self.under_settled(i)
+            })
+            .collect();
+        let spent = self.average_search();
+        for &leaf in &due {
+            let board = self.board(leaf)?;
+            self.expand(leaf, &board, db, spent)?;
+        }
+        for &leaf in &due {
+            self.settle_upwards(leaf, db)?;
+        }
+        Ok(due.len())
+    }
+
+    /// The nodes of the book's searches so far, on average: the size of the search a leaf
+    /// is taken to have failed when its own is not known (a work unit's, or an earlier run's).
+    pub(super) fn average_search(&self) -> u64 {
+        self.totals.nodes / self.totals.searches.max(1)
+    }
+
+    /// Whether a position above `node` is settled.
+    fn under_settled(&self, node: u32) -> bool {
+        let mut n = self.nodes[node as usize].parent;
+        while n != super::NO_PARENT {
+            if self.nodes[n as usize].status.settled() {
+                return true;
+            }
+            n = self.nodes[n as usize].parent;
+        }
+        false
+    }
+
+    /// Opens `leaf`'s children: the replies that break the other side's certificate (its VCF,
+    /// or where the book's defender is to move, the attacker's VCT, were the side to move to
+    /// pass), or every legal move (the attacker's a batch at a time). The VCT gets a quarter
+    /// of the `spent` nodes of the failed search, at most [`PASS_PROOF_NODES`].
+    fn expand(
+        &mut self,
+        leaf: u32,
+        board: &Board,
+        db: &mut Builder,
+        spent: u64,
+    ) -> Result<(), BookError> {
         let side = board.to_move();
         let other = side.opponent();
         let certificate = certificate(board, other);
         let mut moves = ordered_moves(board, side);
+        let attacker_to_move = side == self.attacker(leaf);
+        let mut pass_proof = None;
         if let Some(line) = &certificate {
             let mut scratch = board.clone();
             let breaking: HashSet<Point> = breaking_replies(&mut scratch, other, line)
@@ -160,8 +228,14 @@ impl Book {
                 .map(|(p, _)| p)
                 .collect();
             moves.retain(|p| breaking.contains(p));
+        } else if !attacker_to_move
+            && let Some((proof, breaking)) =
+                pass_certificate(board, other, (spent / 4).min(PASS_PROOF_NODES))
+        {
+            moves.retain(|p| breaking.binary_search(p).is_ok());
+            pass_proof = Some(Arc::new(proof));
         }
-        let opened = if certificate.is_none() && side == self.attacker(leaf) {
+        let opened = if certificate.is_none() && pass_proof.is_none() && attacker_to_move {
             moves.len().min(self.settings.width.max(1) as usize)
         } else {
             moves.len()
@@ -173,6 +247,7 @@ impl Book {
             winner: other,
             line: line.moves,
         });
+        n.pass_proof = pass_proof;
         self.open(leaf, &moves[..opened]);
         if moves.is_empty() {
             // Nothing to reply: the certificate wins against everything, or there is no legal
@@ -241,6 +316,39 @@ fn certificate(board: &Board, color: Color) -> Option<crate::threat::Line> {
         Outcome::Win(line) => Some(line),
         _ => None,
     }
+}
+
+/// `attacker`'s VCT were the defender (to move on `board`) to pass, within `budget` nodes, as
+/// played there: its proof (the pass position's, the attacker to move), and the defender's
+/// legal replies after which that proof no longer holds (sorted). Every other reply loses to
+/// the same proof, which the checker replays. The replies are judged on the proof as it is
+/// written, so the checker replays exactly what was judged.
+fn pass_certificate(board: &Board, attacker: Color, budget: u64) -> Option<(Proof, Vec<Point>)> {
+    if budget == 0 {
+        return None;
+    }
+    let options = VctOptions {
+        threat_fours: Some(PASS_PROOF_FOURS),
+        limits: Limits {
+            nodes: Some(budget),
+            ..Limits::default()
+        },
+        ..VctOptions::default()
+    };
+    let mut passed = board.clone();
+    passed.set_to_move(attacker);
+    let found = prove_vct(
+        &passed,
+        attacker,
+        &options,
+        &mut VcfTable::with_cap(1 << 20),
+        &mut VctTable::default(),
+        true,
+    );
+    let played = found.tree?.as_played(&mut passed, attacker)?;
+    let mut scratch = board.clone();
+    let breaking = played.replies_not_answered(&mut scratch, attacker)?;
+    Some((played.written(&passed, attacker), breaking))
 }
 
 /// The legal moves of `side`, the most forcing first: fours, threes, blocks of the other
@@ -365,5 +473,92 @@ mod tests {
         let fours = b.four_at(first, Color::Black).count;
         let threes = b.threes_at(first, Color::Black);
         assert!(fours > 0 || threes > 0, "{first} makes no threat");
+    }
+
+    /// Four black stones in a square, White to move: no VCF for Black were White to pass,
+    /// but a VCT.
+    pub(crate) const SQUARE: &str = "h8 a1 j8 o1 h10 a15 j10";
+
+    #[test]
+    fn a_defender_node_without_a_vcf_opens_only_the_replies_its_vct_certificate_misses() {
+        let square = board(SQUARE);
+        assert_eq!(square.to_move(), Color::White);
+        assert!(certificate(&square, Color::Black).is_none());
+        let (_, breaking) =
+            pass_certificate(&square, Color::Black, 5000).expect("a VCT after a pass");
+        let legal = square
+            .points()
+            .filter(|&p| square.is_legal_for(p, Color::White))
+            .count();
+        assert!(breaking.len() < legal / 3, "{} of {legal}", breaking.len());
+
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("square", &square, Color::Black).unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        grow(&mut book, &mut db, 20_000);
+        let root = &book.nodes[0];
+        assert_eq!(root.status, Status::Won(Color::Black));
+        assert!(root.certificate.is_none() && root.pass_proof.is_some());
+        let opened: Vec<Point> = root
+            .children
+            .iter()
+            .map(|&c| book.nodes[c as usize].play.unwrap())
+            .collect();
+        let mut sorted = opened.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, breaking);
+
+        // The root is stored with the proof as its certificate, and checks.
+        let mut db = db.finish();
+        let report = crate::check::verify::check(&db, &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+        let index = Index::build(&db);
+        let (n, _) = index.get(&square).expect("the root is stored");
+        let crate::db::Node::Replies {
+            certificate: Some(crate::db::Certificate::Proof(_)),
+            replies,
+        } = &mut db.nodes[n as usize]
+        else {
+            panic!("the root is no defender node with a certificate proof");
+        };
+        assert_eq!(replies.len(), breaking.len());
+        // A reply the certificate misses, left unlisted: the checker refuses it.
+        replies.pop();
+        let report = crate::check::verify::check(&db, &|_| {});
+        assert!(!report.ok, "a missing reply went unnoticed");
+    }
+
+    #[test]
+    fn a_raised_ply_limit_expands_the_leaves_searched_at_the_old_one_without_a_search() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        book.settings.max_ply = Some(0);
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = RoundOptions {
+            position_nodes: Some(300),
+            threads: 1,
+            ..RoundOptions::default()
+        };
+        book.round(&mut db, &options, &pool).unwrap();
+        assert_eq!(book.nodes[0].status, Status::Tried);
+        assert_eq!(
+            book.expand_tried(&mut db).unwrap(),
+            0,
+            "the limit still holds"
+        );
+        book.settings.max_ply = Some(3);
+        let searches = book.totals.searches;
+        assert_eq!(book.expand_tried(&mut db).unwrap(), 1);
+        assert_eq!(book.totals.searches, searches);
+        assert!(book.nodes[0].expanded && !book.nodes[0].children.is_empty());
+        assert_eq!(book.expand_tried(&mut db).unwrap(), 0, "expanded once");
+        // The book goes on from there to the proof.
+        grow(&mut book, &mut db, 2000);
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
     }
 }

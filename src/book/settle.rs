@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::search::ordered_moves;
 use super::{Book, BookError, NO_PARENT, Status};
-use crate::db::{Builder, Combined};
+use crate::db::{Builder, Combined, PassCertificate};
 use crate::rules::{Board, Point};
 
 impl Book {
@@ -116,11 +116,14 @@ impl Book {
         let all_lost = children.iter().all(|(_, s)| *s == Status::Won(other));
         let full = children.is_empty() && board.is_full();
         if all_lost && !full {
-            let certificate = self.nodes[node as usize]
-                .certificate
-                .as_ref()
-                .filter(|c| c.winner == other)
-                .map(|c| c.line.clone());
+            let n = &self.nodes[node as usize];
+            let certificate = match (&n.certificate, &n.pass_proof) {
+                (Some(c), _) if c.winner == other => Some(PassCertificate::Line(c.line.clone())),
+                (_, Some(proof)) if proof.attacker == other => {
+                    Some(PassCertificate::Proof(proof.clone()))
+                }
+                _ => None,
+            };
             let replies = children.iter().map(|&(p, _)| p).collect();
             db.add_combined(
                 board,
@@ -150,7 +153,10 @@ impl Book {
             let board = self.board(leaf)?;
             match db.stored_winner(&board) {
                 Some(w) => self.nodes[leaf as usize].status = Status::Won(w),
-                None => self.tried(leaf, &board, db)?,
+                None => {
+                    let spent = self.average_search();
+                    self.tried(leaf, &board, db, spent)?;
+                }
             }
         }
         for &leaf in &planned {

@@ -410,6 +410,15 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             opened.book.roots.len()
         );
     }
+    let expanded = opened
+        .book
+        .expand_tried(&mut opened.db)
+        .map_err(book_error)?;
+    if !global.quiet && expanded > 0 {
+        eprintln!(
+            "note: {expanded} position(s) searched at the old ply limit expanded under the new one"
+        );
+    }
     let (stopped, db) = grow(args, &mut opened, &options, &pool, started, global)?;
     print_standing(
         &standing(&args.book, &opened.book, &db, Some(stopped)),

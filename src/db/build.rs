@@ -4,6 +4,7 @@
 //! except inside a certificate proof, which is stored as found (see [`Builder::insert`]).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::{
     Cell, Certificate, Database, DbError, Edge, Index, Node, PositionKey, Root, Visit, cell_of,
@@ -29,6 +30,24 @@ enum Step<I> {
     Vcf(Vec<Point>),
     Move(Point, I),
     Replies(Option<StepCertificate<I>>, Vec<(Point, I)>),
+}
+
+impl<I> Step<I> {
+    /// The same step with its node ids mapped by `f`.
+    fn map<J>(self, f: impl Fn(I) -> J) -> Step<J> {
+        match self {
+            Step::Five => Step::Five,
+            Step::Vcf(line) => Step::Vcf(line),
+            Step::Move(p, id) => Step::Move(p, f(id)),
+            Step::Replies(certificate, replies) => Step::Replies(
+                certificate.map(|c| match c {
+                    StepCertificate::Line(line) => StepCertificate::Line(line),
+                    StepCertificate::Proof(id) => StepCertificate::Proof(f(id)),
+                }),
+                replies.into_iter().map(|(r, id)| (r, f(id))).collect(),
+            ),
+        }
+    }
 }
 
 /// A defender node's certificate in a [`Step`]: a stored line, or the pass position's node.
@@ -178,8 +197,20 @@ impl Source for DbSource<'_> {
 }
 
 /// A position proved from its children, which the database already holds: the
-/// [`Combined`] step at the top, every child looked up rather than read.
+/// [`Combined`] step at the top, every child looked up rather than read, and the nodes of a
+/// certificate proof read from that proof.
 struct CombinedSource(Combined);
+
+/// A node of a [`CombinedSource`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum CombinedId {
+    /// The combined step itself.
+    Top,
+    /// A child, which must be in the database already.
+    Stored,
+    /// Node `i` of the step's certificate proof.
+    Pass(usize),
+}
 
 /// How a position follows from children the database already holds, for
 /// [`Builder::add_combined`]; moves in the orientation of the board given.
@@ -188,39 +219,73 @@ pub enum Combined {
     /// The side to move wins by this move.
     Move(Point),
     /// The side to move loses: every listed reply is stored as lost for it, and with a
-    /// certificate (the winner's line were the side to move to pass: the winner's and the
-    /// forced replies alternating, ending in its five) every other reply loses to that line.
+    /// certificate every other reply loses to that.
     Replies {
-        /// The winner's line after a pass, or `None` when the replies are every legal one.
-        certificate: Option<Vec<Point>>,
+        /// What answers every reply not listed, or `None` when the replies are every legal one.
+        certificate: Option<PassCertificate>,
         /// The replies, each stored.
         replies: Vec<Point>,
     },
 }
 
-impl Source for CombinedSource {
-    type Id = bool;
+/// What answers the replies a [`Combined::Replies`] step does not list: the winner's win were
+/// the side to move to pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PassCertificate {
+    /// The winner's VCF: the winner's moves and the forced replies alternating, ending in its
+    /// five.
+    Line(Vec<Point>),
+    /// A proof of the winner's win on the same stones with the winner to move (a VCT tree).
+    /// It is stored as found, sharing no node with the proofs stored before (see
+    /// [`Builder::insert`]).
+    Proof(Arc<Proof>),
+}
 
-    fn step(&self, top: bool, board: &mut Board) -> Result<Step<bool>, DbError> {
-        if !top {
-            return Err(DbError::Proof(format!(
-                "the position after `{}` is not in the database",
-                crate::notation::format_moves(board)
-            )));
+impl Source for CombinedSource {
+    type Id = CombinedId;
+
+    fn step(&self, id: CombinedId, board: &mut Board) -> Result<Step<CombinedId>, DbError> {
+        match id {
+            CombinedId::Top => {}
+            CombinedId::Stored => {
+                return Err(DbError::Proof(format!(
+                    "the position after `{}` is not in the database",
+                    crate::notation::format_moves(board)
+                )));
+            }
+            CombinedId::Pass(i) => {
+                let Combined::Replies {
+                    certificate: Some(PassCertificate::Proof(proof)),
+                    ..
+                } = &self.0
+                else {
+                    return Err(DbError::Proof("a certificate node without a proof".into()));
+                };
+                let step = ProofSource(proof, board.size()).step(i, board)?;
+                return Ok(step.map(CombinedId::Pass));
+            }
         }
         Ok(match &self.0 {
-            Combined::Move(p) => Step::Move(*p, false),
+            Combined::Move(p) => Step::Move(*p, CombinedId::Stored),
             Combined::Replies {
                 certificate,
                 replies,
             } => {
-                let certificate = certificate.as_ref().map(|line| {
-                    board.set_to_move(board.to_move().opponent());
-                    let stored = stored_line(line, board);
-                    board.set_to_move(board.to_move().opponent());
-                    StepCertificate::Line(stored)
+                let certificate = certificate.as_ref().map(|c| match c {
+                    PassCertificate::Line(line) => {
+                        board.set_to_move(board.to_move().opponent());
+                        let stored = stored_line(line, board);
+                        board.set_to_move(board.to_move().opponent());
+                        StepCertificate::Line(stored)
+                    }
+                    PassCertificate::Proof(proof) => {
+                        StepCertificate::Proof(CombinedId::Pass(proof.root))
+                    }
                 });
-                Step::Replies(certificate, replies.iter().map(|&r| (r, false)).collect())
+                Step::Replies(
+                    certificate,
+                    replies.iter().map(|&r| (r, CombinedId::Stored)).collect(),
+                )
             }
         })
     }
@@ -324,7 +389,7 @@ impl Builder {
         self.check_rules(board.rules(), board.size(), "position")?;
         self.add_root(
             &CombinedSource(step),
-            true,
+            CombinedId::Top,
             board.clone(),
             Symmetry::Identity,
             winner,

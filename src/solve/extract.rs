@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::proof::{self, Proof, ProofNode, names};
+use crate::proof::Proof;
 use crate::rules::Point;
 use crate::threat::{Certificate, Line, ProofTree, Stopped, TreeNode, UNLIMITED};
 
@@ -94,37 +94,7 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
 pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
     let mut nodes = Vec::new();
     let root = node(prover, Reading::Proof, &mut nodes, &mut HashMap::new())?;
-    let mut proof = Proof::header(&prover.board, prover.attacker);
-    proof.root = root;
-    proof.nodes = nodes.iter().map(written).collect();
-    Ok(proof)
-}
-
-/// A node of the tree as the proof format writes it.
-fn written(node: &TreeNode) -> ProofNode {
-    match node {
-        TreeNode::Move { play, child } => ProofNode::Move {
-            play: play.to_string(),
-            child: *child,
-        },
-        TreeNode::Vcf(line) => ProofNode::Vcf {
-            line: names(&line.moves),
-        },
-        TreeNode::Replies {
-            certificate,
-            replies,
-        } => ProofNode::Replies {
-            certificate: match certificate {
-                Certificate::None => None,
-                Certificate::Line(line) => Some(proof::Certificate::Line(names(&line.moves))),
-                Certificate::Proof(c) => Some(proof::Certificate::Proof(*c)),
-            },
-            replies: replies
-                .iter()
-                .map(|&(r, child)| (r.to_string(), child))
-                .collect(),
-        },
-    }
+    Ok(ProofTree { root, nodes }.written(&prover.board, prover.attacker))
 }
 
 /// The proof of the current position, an attacker node the table holds as proved, read from
@@ -276,6 +246,7 @@ fn pass_certificate(p: &mut Prover<'_>) -> Option<(ProofTree, Vec<Point>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proof::ProofNode;
     use crate::rules::Color;
     use crate::solve::Entry;
     use crate::solve::tests::{prover_below_root, small_leaf_budget, vct_example};

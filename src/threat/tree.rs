@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 
+use crate::proof::{self, Proof, ProofNode, names};
 use crate::rules::{Board, Color, Point};
 
 use super::Line;
@@ -55,6 +56,15 @@ pub(crate) enum TreeNode {
 type Seen = HashSet<(usize, u64)>;
 
 impl ProofTree {
+    /// The tree in the proof format: a proof that `attacker` wins on `board` (the tree's
+    /// root position, as it stands there).
+    pub(crate) fn written(&self, board: &Board, attacker: Color) -> Proof {
+        let mut proof = Proof::header(board, attacker);
+        proof.root = self.root;
+        proof.nodes = self.nodes.iter().map(written).collect();
+        proof
+    }
+
     /// The same tree with every point mapped by `f` (a symmetry of the board).
     pub(crate) fn map(&self, f: impl Fn(Point) -> Point) -> ProofTree {
         let line = |l: &Line| Line {
@@ -329,5 +339,32 @@ impl ProofTree {
         };
         breaking.sort_unstable();
         Some(breaking)
+    }
+}
+
+/// A node of a tree as the proof format writes it.
+fn written(node: &TreeNode) -> ProofNode {
+    match node {
+        TreeNode::Move { play, child } => ProofNode::Move {
+            play: play.to_string(),
+            child: *child,
+        },
+        TreeNode::Vcf(line) => ProofNode::Vcf {
+            line: names(&line.moves),
+        },
+        TreeNode::Replies {
+            certificate,
+            replies,
+        } => ProofNode::Replies {
+            certificate: match certificate {
+                Certificate::None => None,
+                Certificate::Line(line) => Some(proof::Certificate::Line(names(&line.moves))),
+                Certificate::Proof(c) => Some(proof::Certificate::Proof(*c)),
+            },
+            replies: replies
+                .iter()
+                .map(|&(r, child)| (r.to_string(), child))
+                .collect(),
+        },
     }
 }
