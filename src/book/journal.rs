@@ -133,8 +133,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::RoundOptions;
-    use crate::book::tests::{VCT_BLACK, board};
+    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread};
     use crate::db::Builder;
     use crate::rules::{Color, Rules, Size};
 
@@ -144,15 +143,7 @@ mod tests {
         book.add_root("vct", &board(VCT_BLACK), Color::Black)
             .unwrap();
         let mut db = Builder::new(Rules::renju(), Size::STANDARD);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(500),
-            threads: 1,
-            ..RoundOptions::default()
-        };
+        let (pool, options) = one_thread(500);
         for _ in 0..5 {
             book.round(&mut db, &options, &pool).unwrap();
         }
@@ -185,19 +176,11 @@ mod tests {
 
     #[test]
     fn certificate_proofs_round_trip_and_a_version_1_journal_still_reads() {
-        let square = board("h8 a1 j8 o1 h10 a15 j10");
+        let square = board(SQUARE);
         let mut book = Book::new(Rules::renju(), Size::STANDARD);
         book.add_root("square", &square, Color::Black).unwrap();
         let mut db = Builder::new(Rules::renju(), Size::STANDARD);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(20_000),
-            threads: 1,
-            ..RoundOptions::default()
-        };
+        let (pool, options) = one_thread(20_000);
         book.round(&mut db, &options, &pool).unwrap();
         let proof = book.nodes[0]
             .pass_proof

@@ -455,8 +455,26 @@ mod tests {
 
     pub(super) const VCT_BLACK: &str = include_str!("../../data/examples/vct.txt");
 
+    /// Four black stones in a square, White to move: no VCF for Black were White to pass,
+    /// but a VCT.
+    pub(super) const SQUARE: &str = "h8 a1 j8 o1 h10 a15 j10";
+
     pub(super) fn board(text: &str) -> Board {
         parse_position(text, &PositionOptions::default()).unwrap()
+    }
+
+    /// A pool of one thread, and rounds on it with `nodes` per search.
+    pub(super) fn one_thread(nodes: u64) -> (rayon::ThreadPool, crate::book::RoundOptions) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = crate::book::RoundOptions {
+            position_nodes: Some(nodes),
+            threads: 1,
+            ..crate::book::RoundOptions::default()
+        };
+        (pool, options)
     }
 
     #[test]

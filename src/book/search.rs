@@ -300,14 +300,19 @@ pub(crate) fn search(
     (solution, stopped || run_over)
 }
 
+/// A limit of `nodes` nodes.
+fn within(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
 /// `color`'s VCF were the side to move to pass, within a fixed node budget: its moves and
 /// the forced replies, ending in the five.
 fn certificate(board: &Board, color: Color) -> Option<crate::threat::Line> {
     let options = VcfOptions {
-        limits: Limits {
-            nodes: Some(CERTIFICATE_NODES),
-            ..Limits::default()
-        },
+        limits: within(CERTIFICATE_NODES),
         ..VcfOptions::default()
     };
     let mut passed = board.clone();
@@ -329,10 +334,7 @@ fn pass_certificate(board: &Board, attacker: Color, budget: u64) -> Option<(Proo
     }
     let options = VctOptions {
         threat_fours: Some(PASS_PROOF_FOURS),
-        limits: Limits {
-            nodes: Some(budget),
-            ..Limits::default()
-        },
+        limits: within(budget),
         ..VctOptions::default()
     };
     let mut passed = board.clone();
@@ -384,21 +386,22 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{VCT_BLACK, board};
+    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
 
+    /// A book on the example VCT root with a ply limit of 0, and an empty database.
+    fn vct_book_at_ply_limit_0() -> (Book, Builder) {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        book.settings.max_ply = Some(0);
+        (book, Builder::new(Rules::renju(), Size::STANDARD))
+    }
+
     /// Grows `book` on one thread with `nodes` per search until it is finished.
     fn grow(book: &mut Book, db: &mut Builder, nodes: u64) -> usize {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(nodes),
-            threads: 1,
-            ..RoundOptions::default()
-        };
+        let (pool, options) = one_thread(nodes);
         let mut rounds = 0;
         while !book.finished() {
             let round = book.round(db, &options, &pool).unwrap();
@@ -433,11 +436,7 @@ mod tests {
 
     #[test]
     fn at_the_ply_limit_a_leaf_is_searched_again_with_a_doubled_budget() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        book.settings.max_ply = Some(0);
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = vct_book_at_ply_limit_0();
         let rounds = grow(&mut book, &mut db, 500);
         let root = &book.nodes[0];
         assert_eq!(root.status, Status::Won(Color::Black));
@@ -474,10 +473,6 @@ mod tests {
         let threes = b.threes_at(first, Color::Black);
         assert!(fours > 0 || threes > 0, "{first} makes no threat");
     }
-
-    /// Four black stones in a square, White to move: no VCF for Black were White to pass,
-    /// but a VCT.
-    pub(crate) const SQUARE: &str = "h8 a1 j8 o1 h10 a15 j10";
 
     #[test]
     fn a_defender_node_without_a_vcf_opens_only_the_replies_its_vct_certificate_misses() {
@@ -530,20 +525,8 @@ mod tests {
 
     #[test]
     fn a_raised_ply_limit_expands_the_leaves_searched_at_the_old_one_without_a_search() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        book.settings.max_ply = Some(0);
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(300),
-            threads: 1,
-            ..RoundOptions::default()
-        };
+        let (mut book, mut db) = vct_book_at_ply_limit_0();
+        let (pool, options) = one_thread(300);
         book.round(&mut db, &options, &pool).unwrap();
         assert_eq!(book.nodes[0].status, Status::Tried);
         assert_eq!(
