@@ -7,7 +7,8 @@
 //! search does at its top: from a root, the child with the smallest proof number where the
 //! root's attacker is to move, the smallest disproof number where the defender is. A leaf first
 //! is looked up in the database, then gets a `solve` within the per-position budget. A proof goes
-//! into the database; a leaf searched without a result is expanded one ply:
+//! into the database, and is tried on the leaf's unsettled siblings, proving each where it
+//! still holds (simulation); a leaf searched without a result is expanded one ply:
 //!
 //! - the side to move's replies are complete where it matters: if the other side has a VCF
 //!   were the side to move to pass, that VCF is the node's *certificate* and only the replies

@@ -16,7 +16,8 @@ use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
 use crate::solve::{SolveOptions, Verdict, solve};
 use crate::threat::{
-    Limits, Outcome, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies, prove_vct, vcf,
+    Limits, Outcome, ProofTree, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies,
+    prove_vct, vcf,
 };
 
 /// Node budget of the VCF that looks for a node's certificate.
@@ -24,6 +25,8 @@ const CERTIFICATE_NODES: u64 = 200_000;
 /// Most nodes of the VCT that looks for a defender node's certificate proof when it has no
 /// VCF certificate (a quarter of the failed search's nodes, up to this).
 const PASS_PROOF_NODES: u64 = 1_000_000;
+/// A proof of a leaf is tried on the leaf's siblings only if it has at most this many nodes.
+const LENT_PROOF_NODES: usize = 20_000;
 /// That VCT counts a move as a threat only if its certificate has at most this many fours
 /// (as `solve`'s own VCTs do).
 const PASS_PROOF_FOURS: u32 = 3;
@@ -54,6 +57,8 @@ pub struct Round {
     pub looked_up: usize,
     /// Solver nodes.
     pub nodes: u64,
+    /// Leaves proved by a sibling's proof, without a search ([`Book::lend`]).
+    pub lent: usize,
 }
 
 /// A leaf to search, and what came of it.
@@ -82,6 +87,8 @@ impl Book {
         let leaves = self.pick(options.threads.max(1));
         let mut round = Round::default();
         let mut jobs = Vec::new();
+        // Proofs of leaves won for the side to move, to try on their siblings.
+        let mut lent: Vec<(u32, Proof)> = Vec::new();
         for &leaf in &leaves {
             let board = self.board(leaf)?;
             if let Some(w) = db.stored_winner(&board) {
@@ -126,16 +133,74 @@ impl Book {
                         to_move.opponent()
                     };
                     self.nodes[leaf as usize].status = Status::Won(winner);
+                    if winner == to_move {
+                        lent.push((leaf, proof.clone()));
+                    }
                 }
                 _ if job.cut_short => {}
                 _ => self.tried(leaf, &job.board, db, solution.nodes)?,
             }
         }
+        let mut settled = leaves.clone();
+        for (leaf, proof) in &lent {
+            let proved = self.lend(*leaf, proof, db)?;
+            round.lent += proved.len();
+            settled.extend(proved);
+        }
         for &leaf in &leaves {
             self.nodes[leaf as usize].busy = false;
+        }
+        for &leaf in &settled {
             self.settle_upwards(leaf, db)?;
         }
         Ok(round)
+    }
+
+    /// Tries `proof`, which proves `leaf` won for the side to move there, on `leaf`'s
+    /// unsettled siblings (the other replies at its parent): where the proof, replayed by the
+    /// rules on a sibling's board, still holds, it proves that sibling too, without a search
+    /// of its own (simulation, as `solve` does between the replies of a defender node). The
+    /// proof as played there goes into the database, and `check` verifies it like any other;
+    /// a proof that does not hold proves nothing. Proofs of more than [`LENT_PROOF_NODES`]
+    /// nodes are not tried. Returns the siblings proved.
+    ///
+    /// # Errors
+    /// A proof the database refuses.
+    fn lend(&mut self, leaf: u32, proof: &Proof, db: &mut Builder) -> Result<Vec<u32>, BookError> {
+        let parent = self.nodes[leaf as usize].parent;
+        if parent == super::NO_PARENT || proof.nodes.len() > LENT_PROOF_NODES {
+            return Ok(Vec::new());
+        }
+        let Some(tree) = ProofTree::read(proof) else {
+            return Ok(Vec::new());
+        };
+        let winner = proof.attacker;
+        let open: Vec<u32> = self.nodes[parent as usize]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| {
+                c != leaf && matches!(self.nodes[c as usize].status, Status::Open | Status::Tried)
+            })
+            .collect();
+        let mut proved = Vec::new();
+        for c in open {
+            let mut board = self.board(c)?;
+            if board.to_move() != winner || !tree.holds(&mut board, winner) {
+                continue;
+            }
+            // Written as played on this board, and judged again in that form.
+            let Some(played) = tree.as_played(&mut board, winner) else {
+                continue;
+            };
+            if !played.holds(&mut board, winner) {
+                continue;
+            }
+            db.add_proof(&played.written(&board, winner))?;
+            self.nodes[c as usize].status = Status::Won(winner);
+            proved.push(c);
+        }
+        Ok(proved)
     }
 
     /// A leaf searched without a result, by a search of `spent` nodes: counted, and expanded
@@ -543,5 +608,126 @@ mod tests {
         // The book goes on from there to the proof.
         grow(&mut book, &mut db, 2000);
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+    }
+
+    /// A Black reply inside a certificate proof's zone can make one of Black's forced blocks
+    /// in a VCF leaf forbidden: White's four then wins before the line's last move. The book
+    /// (like `solve`) counts that reply answered, so it is no child; the checker replays the
+    /// certificate after it and accepts the early win. White a3 d4 d5 d6, k10 l10 m10; Black
+    /// to move; White's certificate d7 (d3 forced) n10; after Black f3, d3 would be an
+    /// overline for Black.
+    #[test]
+    fn a_reply_that_makes_a_forced_block_forbidden_ends_a_replayed_line_early_and_checks() {
+        use crate::db::{Combined, PassCertificate};
+        use crate::threat::{Ending, Line, TreeNode};
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        let mut b = Board::new(Size::STANDARD, Rules::renju());
+        for s in [
+            "a3", "d4", "d5", "d6", "k10", "l10", "m10", "h13", "i13", "j13",
+        ] {
+            b.put(p(s), Color::White).unwrap();
+        }
+        for s in [
+            "b3", "c3", "e3", "g3", "d8", "a15", "o15", "o1", "a1", "a13", "o13",
+        ] {
+            b.put(p(s), Color::Black).unwrap();
+        }
+        b.set_to_move(Color::Black);
+        let tree = ProofTree {
+            root: 0,
+            nodes: vec![TreeNode::Vcf(Line {
+                moves: vec![p("d7"), p("d3"), p("n10")],
+                ending: Ending::Five,
+            })],
+        };
+        let mut passed = b.clone();
+        passed.set_to_move(Color::White);
+        let played = tree.as_played(&mut passed, Color::White).unwrap();
+        let breaking = played
+            .replies_not_answered(&mut b.clone(), Color::White)
+            .unwrap();
+        assert!(b.is_legal_for(p("f3"), Color::Black));
+        assert!(!breaking.contains(&p("f3")), "{breaking:?}");
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        for &r in &breaking {
+            let mut child = b.clone();
+            child.play(r).unwrap();
+            let options = SolveOptions {
+                limits: within(1_000_000),
+                threads: Some(1),
+                ..SolveOptions::default()
+            };
+            let solution = solve(&child, &options, &mut |_| {});
+            assert_eq!(solution.verdict, Verdict::Win, "after {r}");
+            db.add_proof(solution.proof.as_ref().unwrap()).unwrap();
+        }
+        let certificate = PassCertificate::Proof(Arc::new(played.written(&passed, Color::White)));
+        db.add_combined(
+            &b,
+            Color::White,
+            Combined::Replies {
+                certificate: Some(certificate),
+                replies: breaking,
+            },
+        )
+        .unwrap();
+        let report = crate::check::verify::check(&db.finish(), &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+    }
+
+    /// A certificate proof whose pass node is a defender node certified by itself (as a
+    /// damaged journal might hold) is refused, not walked round for ever.
+    #[test]
+    fn a_certificate_proof_that_certifies_itself_is_refused() {
+        use crate::db::{Combined, PassCertificate};
+        use crate::proof::{self, ProofNode};
+        let mut b = Board::new(Size::STANDARD, Rules::renju());
+        b.play("h8".parse().unwrap()).unwrap();
+        let mut proof = Proof::header(&b, Color::Black);
+        proof.nodes = vec![ProofNode::Replies {
+            certificate: Some(proof::Certificate::Proof(0)),
+            replies: vec![],
+        }];
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let added = db.add_combined(
+            &b,
+            Color::Black,
+            Combined::Replies {
+                certificate: Some(PassCertificate::Proof(Arc::new(proof))),
+                replies: vec![],
+            },
+        );
+        assert!(
+            matches!(added, Err(crate::db::DbError::Proof(_))),
+            "{added:?}"
+        );
+    }
+
+    /// A reply's proof is tried on its siblings: those where it holds are proved without a
+    /// search, and the database of the whole book checks.
+    #[test]
+    fn a_proof_found_for_one_reply_proves_the_siblings_where_it_holds() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("square", &board(SQUARE), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (pool, options) = one_thread(20_000);
+        let (mut lent, mut looked_up) = (0, 0);
+        while !book.finished() {
+            let round = book.round(&mut db, &options, &pool).unwrap();
+            lent += round.lent;
+            looked_up += round.looked_up;
+        }
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+        let replies = book.nodes[0].children.len() as u64;
+        assert!(lent > replies as usize / 4, "{lent} of {replies}");
+        // The root's search, and one for each reply neither proved by a sibling's proof nor
+        // found in the database.
+        assert_eq!(
+            book.totals.searches + (lent + looked_up) as u64,
+            1 + replies
+        );
+        let report = crate::check::verify::check(&db.finish(), &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
     }
 }

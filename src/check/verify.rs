@@ -150,7 +150,8 @@ type Step = Option<(usize, usize)>;
 /// must stand (0 outside certificates, where no zone is recorded). `replayed` is set below a
 /// certificate proof verified again with a defender reply on the board: there a defender node
 /// may list a point that stone now takes (or, for Black, made forbidden), which is no reply and
-/// is passed over (`docs/certificates.md`).
+/// is passed over, and a line may win before its last move, where that stone made a forced
+/// block forbidden (`docs/certificates.md`).
 struct At<'p> {
     frame: usize,
     pos: &'p Position,
@@ -348,7 +349,13 @@ impl Walk<'_> {
         };
         match replayed {
             Err(e) => Err(format!("the {what} does not win: {e}")),
-            Ok((used, _)) if used < moves.len() => Err(format!("the {what} {}", unplayed(used))),
+            // In a certificate replayed after a reply, the reply's stone may end the line
+            // early (a block it made forbidden for Black): the win is as real, and the line
+            // as written was judged on the board without it. Elsewhere a longer line than
+            // the win can only come from a damaged proof.
+            Ok((used, _)) if used < moves.len() && !at.replayed => {
+                Err(format!("the {what} {}", unplayed(used)))
+            }
             Ok((_, zone)) => Ok((moves, zone)),
         }
     }

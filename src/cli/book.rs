@@ -466,6 +466,7 @@ fn grow(
     let mut last_checkpoint = Instant::now();
     let mut run_nodes = 0u64;
     let mut run_searches = 0u64;
+    let mut run_lent = 0u64;
     let stopped = loop {
         if opened.book.finished() {
             break "every root settled";
@@ -489,13 +490,13 @@ fn grow(
         }
         run_nodes += round.nodes;
         run_searches += round.searched as u64;
+        run_lent += round.lent as u64;
         if let Some(bar) = &bar {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(progress(
                 &opened.book,
                 seconds,
-                run_nodes,
-                run_searches,
+                (run_nodes, run_searches, run_lent),
                 options.threads,
             ));
         }
@@ -510,20 +511,19 @@ fn grow(
     Ok((stopped, db))
 }
 
-/// The progress line of `book build`, after `seconds` of this run with its searches and
-/// solver nodes so far.
+/// The progress line of `book build`, after `seconds` of this run with its solver nodes,
+/// searches and positions proved by a sibling's proof so far.
 fn progress(
     book: &Book,
     seconds: f64,
-    run_nodes: u64,
-    run_searches: u64,
+    (run_nodes, run_searches, run_lent): (u64, u64, u64),
     threads: usize,
 ) -> String {
     let s = book.sample();
     let per_search = seconds / run_searches.max(1) as f64 * threads as f64;
     let left = book.work_left();
     format!(
-        "roots proved {}/{} (disproved {}), frontier {}, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
+        "roots proved {}/{} (disproved {}), frontier {}, {run_lent} proved by a sibling's proof, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
         s.proved,
         s.roots,
         s.disproved,

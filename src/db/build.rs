@@ -610,7 +610,29 @@ impl Builder {
                     symmetry: child_frame.inverse(),
                 })
             };
-        let node = match source.step(id, board)? {
+        let step = source.step(id, board)?;
+        // A move or a VCF with the defender to move, or replies with the attacker to move, is
+        // no proof; refusing them also means every cycle of a proof plays a stone, so a
+        // damaged proof cannot send this walk round a cycle for ever.
+        let attacker_to_move = board.to_move() == attacker;
+        let misplaced = match &step {
+            Step::Five => false,
+            Step::Vcf(_) | Step::Move(..) => !attacker_to_move,
+            Step::Replies(..) => attacker_to_move,
+        };
+        if misplaced {
+            return Err(DbError::Proof(format!(
+                "a node for the {} to move has {} to move after `{}`",
+                if attacker_to_move {
+                    "defender"
+                } else {
+                    "attacker"
+                },
+                board.to_move(),
+                crate::notation::format_moves(board)
+            )));
+        }
+        let node = match step {
             Step::Five => Node::Five,
             Step::Vcf(line) => Node::Vcf(line.into_iter().map(cell).collect()),
             Step::Move(p, id) => Node::Move {

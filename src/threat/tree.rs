@@ -56,6 +56,55 @@ pub(crate) enum TreeNode {
 type Seen = HashSet<(usize, u64)>;
 
 impl ProofTree {
+    /// A proof in the proof format as a tree, to try on other boards; `None` if a point does
+    /// not parse, a node refers to one that does not exist, or the root is the attacker's
+    /// five already on the board (nothing to lend).
+    pub(crate) fn read(proof: &Proof) -> Option<ProofTree> {
+        let size: crate::rules::Size = proof.size.parse().ok()?;
+        let point = |s: &str| s.parse::<Point>().ok().filter(|&p| size.contains(p));
+        let points = |v: &[String]| v.iter().map(|s| point(s)).collect::<Option<Vec<_>>>();
+        let line = |v: &[String]| {
+            Some(Line {
+                moves: points(v)?,
+                ending: super::Ending::Five,
+            })
+        };
+        let len = proof.nodes.len();
+        let index = |i: usize| (i < len).then_some(i);
+        let nodes = proof
+            .nodes
+            .iter()
+            .map(|node| {
+                Some(match node {
+                    ProofNode::Move { play, child } => TreeNode::Move {
+                        play: point(play)?,
+                        child: index(*child)?,
+                    },
+                    ProofNode::Vcf { line: l } => TreeNode::Vcf(line(l)?),
+                    ProofNode::Replies {
+                        certificate,
+                        replies,
+                    } => TreeNode::Replies {
+                        certificate: match certificate {
+                            None => Certificate::None,
+                            Some(proof::Certificate::Line(l)) => Certificate::Line(line(l)?),
+                            Some(proof::Certificate::Proof(c)) => Certificate::Proof(index(*c)?),
+                        },
+                        replies: replies
+                            .iter()
+                            .map(|(r, c)| Some((point(r)?, index(*c)?)))
+                            .collect::<Option<_>>()?,
+                    },
+                    ProofNode::Five => return None,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(ProofTree {
+            root: index(proof.root)?,
+            nodes,
+        })
+    }
+
     /// The tree in the proof format: a proof that `attacker` wins on `board` (the tree's
     /// root position, as it stands there).
     pub(crate) fn written(&self, board: &Board, attacker: Color) -> Proof {
