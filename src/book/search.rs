@@ -224,8 +224,9 @@ impl Book {
 
     /// Expands every leaf searched without a result that the ply limit left unexpanded and now
     /// allows (a run with a higher `--max-ply`): it was searched already, so it opens its
-    /// children at once instead of being searched again with a doubled budget. Leaves under a
-    /// settled position are left as they are. Returns how many were expanded.
+    /// children at once instead of being searched again with a doubled budget (or is settled,
+    /// if the database has its position by now). Leaves under a settled position are left as
+    /// they are. Returns how many were expanded or settled.
     ///
     /// # Errors
     /// As [`Book::round`].
@@ -243,7 +244,11 @@ impl Book {
         let spent = self.average_search();
         for &leaf in &due {
             let board = self.board(leaf)?;
-            self.expand(leaf, &board, db, spent)?;
+            match db.stored_winner(&board) {
+                // Proved since, inside another proof.
+                Some(w) => self.nodes[leaf as usize].status = Status::Won(w),
+                None => self.expand(leaf, &board, db, spent)?,
+            }
         }
         for &leaf in &due {
             self.settle_upwards(leaf, db)?;
