@@ -56,7 +56,7 @@ use crate::proof::Proof;
 use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
-pub use report::RootReport;
+pub use report::{OpenChild, PlyReport, RootReport};
 pub use search::{Round, RoundOptions, ordered_moves};
 
 /// The parent of a root node.

@@ -137,15 +137,7 @@ impl Book {
                     _ => "unknown",
                 };
                 let names = |ps: &[Point]| ps.iter().map(ToString::to_string).collect();
-                let positions = {
-                    let mut count = 0;
-                    let mut stack = vec![r.node];
-                    while let Some(x) = stack.pop() {
-                        count += 1;
-                        stack.extend(&self.nodes[x as usize].children);
-                    }
-                    count
-                };
+                let positions = self.positions(n);
                 RootReport {
                     name: r.name.clone(),
                     moves: names(&r.moves),
@@ -170,10 +162,99 @@ impl Book {
                     proof_number: (n.pn < BUSY).then_some(n.pn),
                     disproof_number: (n.dn < BUSY).then_some(n.dn),
                     deepest_unproved: names(&self.deepest_unsettled(r.node)),
+                    open_children: n
+                        .children
+                        .iter()
+                        .map(|&c| &self.nodes[c as usize])
+                        .filter(|c| !c.status.settled())
+                        .map(|c| OpenChild {
+                            play: c.play.map(|p| p.to_string()).unwrap_or_default(),
+                            searches: c.attempts,
+                            positions: self.positions(c),
+                        })
+                        .collect(),
+                    plies: self.plies(r.node),
                 }
             })
             .collect()
     }
+}
+
+impl Book {
+    /// Positions in the subtree of `node`, itself included.
+    fn positions(&self, node: &super::BookNode) -> usize {
+        let mut count = 1;
+        let mut stack = node.children.clone();
+        while let Some(x) = stack.pop() {
+            count += 1;
+            stack.extend(&self.nodes[x as usize].children);
+        }
+        count
+    }
+
+    /// The positions under `root` by their distance from it.
+    fn plies(&self, root: u32) -> Vec<PlyReport> {
+        let mut plies: Vec<PlyReport> = Vec::new();
+        // With each position, whether every position above it is unsettled.
+        let mut stack = vec![(root, 0usize, true)];
+        while let Some((x, ply, live)) = stack.pop() {
+            let n = &self.nodes[x as usize];
+            if plies.len() <= ply {
+                plies.resize_with(ply + 1, PlyReport::default);
+            }
+            let p = &mut plies[ply];
+            p.ply = ply;
+            p.positions += 1;
+            if n.status.settled() {
+                p.settled += 1;
+            } else if n.children.is_empty() && live {
+                p.frontier += 1;
+            }
+            if n.expanded {
+                p.expanded += 1;
+                if n.certificate.is_some() {
+                    p.vcf_certificates += 1;
+                } else if n.pass_proof.is_some() {
+                    p.proof_certificates += 1;
+                }
+            }
+            let live = live && !n.status.settled();
+            stack.extend(n.children.iter().map(|&c| (c, ply + 1, live)));
+        }
+        plies
+    }
+}
+
+/// A move at a root that is not settled yet.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenChild {
+    /// The move.
+    pub play: String,
+    /// Searches of its position without a result (the last with `2^(searches-1)` times the
+    /// per-position budget).
+    pub searches: u32,
+    /// Book positions under it, itself included.
+    pub positions: usize,
+}
+
+/// The book positions at one distance from a root.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlyReport {
+    /// Moves from the root.
+    pub ply: usize,
+    /// Positions.
+    pub positions: usize,
+    /// Of those, settled (won for either side, or drawn).
+    pub settled: usize,
+    /// Unsettled leaves, not counting those under settled positions.
+    pub frontier: usize,
+    /// Expanded positions.
+    pub expanded: usize,
+    /// Of those, whose children are the replies that break the other side's VCF after a pass.
+    pub vcf_certificates: usize,
+    /// Of those, whose children are the replies after which the attacker's VCT proof after a
+    /// pass no longer holds.
+    pub proof_certificates: usize,
 }
 
 /// One root's standing, for `book status` and `book build`.
@@ -212,4 +293,8 @@ pub struct RootReport {
     pub disproof_number: Option<u64>,
     /// The longest line of unsettled positions from it.
     pub deepest_unproved: Vec<String>,
+    /// Its moves not settled yet.
+    pub open_children: Vec<OpenChild>,
+    /// Its positions by distance from it.
+    pub plies: Vec<PlyReport>,
 }

@@ -735,4 +735,44 @@ mod tests {
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);
     }
+
+    /// `book status` figures of a root just expanded: its open moves, and its positions by ply.
+    #[test]
+    fn the_report_lists_the_open_moves_and_the_positions_by_ply() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("square", &board(SQUARE), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (pool, options) = one_thread(20_000);
+        book.round(&mut db, &options, &pool).unwrap();
+        let replies = book.nodes[0].children.len();
+        let report = &book.report(&db.finish())[0];
+        assert_eq!(report.result, "unknown");
+        assert_eq!(report.open_children.len(), replies);
+        assert!(
+            report
+                .open_children
+                .iter()
+                .all(|c| c.searches == 0 && c.positions == 1)
+        );
+        let plies: Vec<_> = report
+            .plies
+            .iter()
+            .map(|p| {
+                (
+                    p.ply,
+                    p.positions,
+                    p.settled,
+                    p.frontier,
+                    p.expanded,
+                    p.vcf_certificates,
+                    p.proof_certificates,
+                )
+            })
+            .collect();
+        assert_eq!(
+            plies,
+            [(0, 1, 0, 0, 1, 0, 1), (1, replies, 0, replies, 0, 0, 0)]
+        );
+    }
 }

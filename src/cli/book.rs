@@ -365,6 +365,31 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
                     r.deepest_unproved.join(" ")
                 }
             )?;
+            if !r.open_children.is_empty() {
+                let open: Vec<String> = r
+                    .open_children
+                    .iter()
+                    .map(|c| format!("{} ({}, {})", c.play, c.searches, c.positions))
+                    .collect();
+                outln!(
+                    "  not settled (move (searches without a result, positions under it)): {}",
+                    open.join(", ")
+                )?;
+            }
+            if r.plies.len() > 2 {
+                for p in &r.plies {
+                    outln!(
+                        "  ply {}: {} positions, {} settled, frontier {}, {} expanded ({} by a VCF certificate, {} by a certificate proof)",
+                        p.ply,
+                        p.positions,
+                        p.settled,
+                        p.frontier,
+                        p.expanded,
+                        p.vcf_certificates,
+                        p.proof_certificates
+                    )?;
+                }
+            }
         }
     }
     Ok(())
