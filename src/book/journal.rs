@@ -133,7 +133,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread};
+    use crate::book::tests::{VCT_BLACK, board, one_thread, square_book};
     use crate::db::Builder;
     use crate::rules::{Color, Rules, Size};
 
@@ -176,10 +176,7 @@ mod tests {
 
     #[test]
     fn certificate_proofs_round_trip_and_a_version_1_journal_still_reads() {
-        let square = board(SQUARE);
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("square", &square, Color::Black).unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = square_book();
         let (pool, options) = one_thread(20_000);
         book.round(&mut db, &options, &pool).unwrap();
         let proof = book.nodes[0]

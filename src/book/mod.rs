@@ -464,6 +464,17 @@ mod tests {
         parse_position(text, &PositionOptions::default()).unwrap()
     }
 
+    /// A book whose one root is [`SQUARE`], Black attacking, and an empty database.
+    pub(super) fn square_book() -> (Book, crate::db::Builder) {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("square", &board(SQUARE), Color::Black)
+            .unwrap();
+        (
+            book,
+            crate::db::Builder::new(Rules::renju(), Size::STANDARD),
+        )
+    }
+
     /// A pool of one thread, and rounds on it with `nodes` per search.
     pub(super) fn one_thread(nodes: u64) -> (rayon::ThreadPool, crate::book::RoundOptions) {
         let pool = rayon::ThreadPoolBuilder::new()

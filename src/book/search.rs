@@ -456,7 +456,7 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread};
+    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
 
@@ -557,9 +557,7 @@ mod tests {
             .count();
         assert!(breaking.len() < legal / 3, "{} of {legal}", breaking.len());
 
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("square", &square, Color::Black).unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = square_book();
         grow(&mut book, &mut db, 20_000);
         let root = &book.nodes[0];
         assert_eq!(root.status, Status::Won(Color::Black));
@@ -712,10 +710,7 @@ mod tests {
     /// search, and the database of the whole book checks.
     #[test]
     fn a_proof_found_for_one_reply_proves_the_siblings_where_it_holds() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("square", &board(SQUARE), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = square_book();
         let (pool, options) = one_thread(20_000);
         let (mut lent, mut looked_up) = (0, 0);
         while !book.finished() {
@@ -739,10 +734,7 @@ mod tests {
     /// `book status` figures of a root just expanded: its open moves, and its positions by ply.
     #[test]
     fn the_report_lists_the_open_moves_and_the_positions_by_ply() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("square", &board(SQUARE), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = square_book();
         let (pool, options) = one_thread(20_000);
         book.round(&mut db, &options, &pool).unwrap();
         let replies = book.nodes[0].children.len();
