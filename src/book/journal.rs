@@ -75,13 +75,14 @@ impl Book {
         let damaged = |e: bincode::error::DecodeError| BookError::Damaged(e.to_string());
         let (mut book, mut used): (Book, usize) =
             bincode::serde::decode_from_slice(body, config).map_err(damaged)?;
-        let mut proofs = PassProofs::new();
-        if version >= 2 {
+        let proofs = if version >= 2 {
             let (list, more): (PassProofs, usize) =
                 bincode::serde::decode_from_slice(&body[used..], config).map_err(damaged)?;
-            proofs = list;
             used += more;
-        }
+            list
+        } else {
+            PassProofs::new()
+        };
         if used != body.len() {
             return Err(BookError::Damaged("bytes after the book".to_string()));
         }

@@ -137,7 +137,7 @@ impl Book {
                     _ => "unknown",
                 };
                 let names = |ps: &[Point]| ps.iter().map(ToString::to_string).collect();
-                let positions = self.positions(n);
+                let plies = self.plies(r.node);
                 RootReport {
                     name: r.name.clone(),
                     moves: names(&r.moves),
@@ -151,8 +151,8 @@ impl Book {
                     proof_nodes: stored.map(|s| db.reachable(s)),
                     proof_depth: stored.and_then(|s| depths.get(s as usize).copied()),
                     seconds: r.seconds,
-                    positions,
-                    frontier: self.frontier(r.node),
+                    positions: plies.iter().map(|p| p.positions).sum(),
+                    frontier: plies.iter().map(|p| p.frontier).sum(),
                     children: n.children.len(),
                     children_settled: n
                         .children
@@ -173,14 +173,12 @@ impl Book {
                             positions: self.positions(c),
                         })
                         .collect(),
-                    plies: self.plies(r.node),
+                    plies,
                 }
             })
             .collect()
     }
-}
 
-impl Book {
     /// Positions in the subtree of `node`, itself included.
     fn positions(&self, node: &super::BookNode) -> usize {
         let mut count = 1;
@@ -192,18 +190,21 @@ impl Book {
         count
     }
 
-    /// The positions under `root` by their distance from it.
+    /// The positions under `root` (itself included) by their distance from it; their sums are
+    /// its positions and its frontier.
     fn plies(&self, root: u32) -> Vec<PlyReport> {
         let mut plies: Vec<PlyReport> = Vec::new();
         // With each position, whether every position above it is unsettled.
         let mut stack = vec![(root, 0usize, true)];
         while let Some((x, ply, live)) = stack.pop() {
             let n = &self.nodes[x as usize];
-            if plies.len() <= ply {
-                plies.resize_with(ply + 1, PlyReport::default);
+            while plies.len() <= ply {
+                plies.push(PlyReport {
+                    ply: plies.len(),
+                    ..PlyReport::default()
+                });
             }
             let p = &mut plies[ply];
-            p.ply = ply;
             p.positions += 1;
             if n.status.settled() {
                 p.settled += 1;

@@ -124,9 +124,9 @@ impl Book {
             let root = self.nodes[leaf as usize].root as usize;
             self.roots[root].seconds += job.seconds;
             let to_move = job.board.to_move();
-            match (solution.verdict, &solution.proof) {
+            match (solution.verdict, solution.proof) {
                 (Verdict::Win | Verdict::Loss, Some(proof)) => {
-                    db.add_proof(proof)?;
+                    db.add_proof(&proof)?;
                     let winner = if solution.verdict == Verdict::Win {
                         to_move
                     } else {
@@ -134,7 +134,7 @@ impl Book {
                     };
                     self.nodes[leaf as usize].status = Status::Won(winner);
                     if winner == to_move {
-                        lent.push((leaf, proof.clone()));
+                        lent.push((leaf, proof));
                     }
                 }
                 _ if job.cut_short => {}
