@@ -214,8 +214,10 @@ impl Walk<'_> {
 /// position follows it; a VCF is written out with the defender's forced replies (found with
 /// the rules core: the one point that stops each four) and the final five, the attacker's
 /// moves marked. Each node's comment gives the verdict of the position it reaches (`black wins
-/// by h8`, `white to move loses`), and its multi-line comment the details: the VCF, the
-/// certificate that answers the replies not listed. A position reached a second time is not
+/// by h8`, `white to move loses`), and a lost position's multi-line comment the certificate
+/// that answers the replies not written out. Nothing is said that the board shows (a five, a
+/// VCF written out move by move), so the comments stay a small part of the file. A position
+/// reached a second time is not
 /// written out again: its comment names the line where it was (`transposition`), so the
 /// library stays linear in the database's size. Roots whose lines meet share their moves.
 ///
@@ -397,19 +399,11 @@ impl LibWalk<'_> {
         self.expanded.insert(n, (at, frame));
         let to_move = board.to_move();
         match node {
-            Node::Five => {
-                let winner = board.fives().first().map_or(to_move, |f| f.color);
-                self.note(at, format!("{winner} has five"), None);
-            }
+            // The five is on the board: nothing to say.
+            Node::Five => {}
             Node::Vcf(cells) => {
-                self.note(
-                    at,
-                    format!("{to_move} wins by VCF"),
-                    Some(format!(
-                        "{to_move} wins by {}",
-                        line_words(self.db, cells, frame)
-                    )),
-                );
+                // The line follows move by move: the one-line verdict says it all.
+                self.note(at, format!("{to_move} wins by VCF"), None);
                 self.vcf(at, cells, frame, board);
             }
             Node::Move { play, child } => {
@@ -440,27 +434,19 @@ impl LibWalk<'_> {
     ) {
         let to_move = board.to_move();
         let attacker = to_move.opponent();
+        // The certificate, which answers the replies not written out; a five's needs no
+        // words (the only other reply is the stop, written out).
         let why = match certificate {
-            None => "every legal reply is listed".to_string(),
-            Some(Certificate::Line(line)) => format!(
-                "certificate: after any reply not listed, {attacker} wins by {}",
-                line_words(self.db, line, frame)
-            ),
-            Some(Certificate::Proof(_)) => format!(
-                "certificate: after any reply not listed, {attacker} wins as after the pass \
-                 shown below"
-            ),
+            Some(Certificate::Line(line)) if !line.is_empty() => Some(format!(
+                "any other reply loses to VCF {}",
+                moves_text(self.db, line, frame)
+            )),
+            Some(Certificate::Proof(_)) => {
+                Some("any other reply loses as after the pass".to_string())
+            }
+            _ => None,
         };
-        let listed = match replies.len() {
-            0 => String::new(),
-            1 => "; the reply listed loses too".to_string(),
-            n => format!("; the {n} replies listed lose too"),
-        };
-        self.note(
-            at,
-            format!("{to_move} to move loses"),
-            Some(format!("{to_move} to move loses: {why}{listed}")),
-        );
+        self.note(at, format!("{to_move} to move loses"), why);
         for &(r, e) in replies {
             let p = self.point(r, frame);
             if let Some(next) = self.play(at, p, r, board) {
@@ -470,13 +456,7 @@ impl LibWalk<'_> {
         }
         if let Some(Certificate::Proof(pass)) = certificate {
             let next = self.lib.add_child(at, None);
-            self.note(
-                next,
-                format!("{to_move} passes"),
-                Some(format!(
-                    "{to_move} passes: the certificate, which answers every reply not listed"
-                )),
-            );
+            self.note(next, format!("{to_move} passes"), None);
             board.set_to_move(attacker);
             self.node(next, pass.node, frame.after(pass.symmetry), board);
             board.set_to_move(to_move);
@@ -501,7 +481,6 @@ impl LibWalk<'_> {
             let p = board.moves()[board.moves().len() - 1];
             if board.makes_five(p, attacker) {
                 // A line that keeps its final five.
-                self.note(at, format!("{attacker} has five"), None);
                 whole = false;
                 break;
             }
@@ -513,7 +492,6 @@ impl LibWalk<'_> {
                 )),
                 Defence::Unstoppable => {
                     // Two fives: the defender stops one, the attacker plays another.
-                    self.note(at, format!("{defender} cannot stop both fives"), None);
                     let fives = board.five_points(attacker);
                     fives
                         .into_iter()
@@ -554,7 +532,6 @@ impl LibWalk<'_> {
             played += 1;
             let last = self.lib.add_child(at, Some(five));
             self.lib.node_mut(last).mark = true;
-            self.note(last, format!("{attacker} has five"), None);
         }
         for _ in 0..played {
             board.undo();

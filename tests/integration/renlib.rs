@@ -404,7 +404,7 @@ fn exported_library_agrees_with_the_database() {
     let index = Index::build(db);
     let depths = db.depths();
     let board_of = |id: usize| line_board(&lib.path(id), db.size, db.rules).unwrap();
-    let (mut wins, mut losses) = (0, 0);
+    let (mut wins, mut losses, mut certificates) = (0, 0, 0);
     for id in 1..lib.len() {
         let node = lib.node(id);
         let Some(comment) = node.comment.as_deref() else {
@@ -429,9 +429,24 @@ fn exported_library_agrees_with_the_database() {
         if comment.contains(&format!("{to_move} to move loses")) {
             assert_eq!(answer.result, "loss", "{comment} at {:?}", lib.path(id));
             losses += 1;
+            // A VCF certificate in words: the attacker's moves, on empty points.
+            if let Some(vcf) = node
+                .multi_line_comment
+                .as_deref()
+                .and_then(|d| d.strip_prefix("any other reply loses to VCF "))
+            {
+                assert!(!vcf.is_empty());
+                for m in vcf.split(' ') {
+                    assert!(board.is_empty(p(m)), "{m} in {vcf:?} is taken");
+                }
+                certificates += 1;
+            }
         }
     }
-    assert!(wins >= 2 && losses >= 1, "{wins} wins, {losses} losses");
+    assert!(
+        wins >= 2 && losses >= 1 && certificates >= 1,
+        "{wins} wins, {losses} losses, {certificates} VCF certificates"
+    );
     // The third root is the first after its winning move: already written out there.
     let transposition = (1..lib.len())
         .find(|&id| {
