@@ -48,6 +48,22 @@ pub struct RoundOptions {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+impl RoundOptions {
+    /// Whether the stop was raised.
+    #[must_use]
+    pub fn interrupted(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Whether the stop was raised or the run's deadline has passed.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// What a round did.
 #[derive(Clone, Debug, Default)]
 pub struct Round {
@@ -226,11 +242,16 @@ impl Book {
     /// allows (a run with a higher `--max-ply`): it was searched already, so it opens its
     /// children at once instead of being searched again with a doubled budget (or is settled,
     /// if the database has its position by now). Leaves under a settled position are left as
-    /// they are. Returns how many were expanded or settled.
+    /// they are. A stop or the run's deadline in `options` ends the work between two leaves;
+    /// the ones left are expanded by the next run. Returns how many were expanded or settled.
     ///
     /// # Errors
     /// As [`Book::round`].
-    pub fn expand_tried(&mut self, db: &mut Builder) -> Result<usize, BookError> {
+    pub fn expand_tried(
+        &mut self,
+        db: &mut Builder,
+        options: &RoundOptions,
+    ) -> Result<usize, BookError> {
         let max_ply = self.settings.max_ply;
         let due: Vec<u32> = (0..self.nodes.len() as u32)
             .filter(|&i| {
@@ -242,7 +263,12 @@ impl Book {
             })
             .collect();
         let spent = self.average_search();
+        let mut done = Vec::with_capacity(due.len());
         for &leaf in &due {
+            if options.stopped() {
+                break;
+            }
+            done.push(leaf);
             let board = self.board(leaf)?;
             match db.stored_winner(&board) {
                 // Proved since, inside another proof.
@@ -250,10 +276,10 @@ impl Book {
                 None => self.expand(leaf, &board, db, spent)?,
             }
         }
-        for &leaf in &due {
+        for &leaf in &done {
             self.settle_upwards(leaf, db)?;
         }
-        Ok(due.len())
+        Ok(done.len())
     }
 
     /// The nodes of the book's searches so far, on average: the size of the search a leaf
@@ -359,10 +385,7 @@ pub(crate) fn search(
         threads: Some(1),
     };
     let solution = solve(board, &solve_options, &mut |_| {});
-    let stopped = options
-        .stop
-        .as_ref()
-        .is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = options.interrupted();
     // Cut short by the run's end: the run's deadline came before the search's own, and passed.
     let run_over = options
         .deadline
@@ -598,16 +621,27 @@ mod tests {
         book.round(&mut db, &options, &pool).unwrap();
         assert_eq!(book.nodes[0].status, Status::Tried);
         assert_eq!(
-            book.expand_tried(&mut db).unwrap(),
+            book.expand_tried(&mut db, &options).unwrap(),
             0,
             "the limit still holds"
         );
         book.settings.max_ply = Some(3);
         let searches = book.totals.searches;
-        assert_eq!(book.expand_tried(&mut db).unwrap(), 1);
+        // A stop raised before the work leaves the leaf for the next run.
+        let stop = RoundOptions {
+            stop: Some(Arc::new(std::sync::atomic::AtomicBool::new(true))),
+            ..options.clone()
+        };
+        assert_eq!(book.expand_tried(&mut db, &stop).unwrap(), 0);
+        assert!(!book.nodes[0].expanded);
+        assert_eq!(book.expand_tried(&mut db, &options).unwrap(), 1);
         assert_eq!(book.totals.searches, searches);
         assert!(book.nodes[0].expanded && !book.nodes[0].children.is_empty());
-        assert_eq!(book.expand_tried(&mut db).unwrap(), 0, "expanded once");
+        assert_eq!(
+            book.expand_tried(&mut db, &options).unwrap(),
+            0,
+            "expanded once"
+        );
         // The book goes on from there to the proof.
         grow(&mut book, &mut db, 2000);
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));

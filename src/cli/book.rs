@@ -8,7 +8,6 @@
 //! resumed by running the same command again.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -437,7 +436,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     }
     let expanded = opened
         .book
-        .expand_tried(&mut opened.db)
+        .expand_tried(&mut opened.db, &options)
         .map_err(book_error)?;
     if !global.quiet && expanded > 0 {
         eprintln!(
@@ -496,11 +495,7 @@ fn grow(
         if opened.book.finished() {
             break "every root settled";
         }
-        if options
-            .stop
-            .as_ref()
-            .is_some_and(|stop| stop.load(Ordering::Relaxed))
-        {
+        if options.interrupted() {
             break "interrupted";
         }
         if options.deadline.is_some_and(|d| Instant::now() >= d) {
