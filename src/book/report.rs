@@ -167,16 +167,36 @@ impl Book {
                         .iter()
                         .map(|&c| &self.nodes[c as usize])
                         .filter(|c| !c.status.settled())
-                        .map(|c| OpenChild {
-                            play: c.play.map(|p| p.to_string()).unwrap_or_default(),
-                            searches: c.attempts,
-                            positions: self.positions(c),
-                        })
+                        .map(|c| self.open_child(c))
                         .collect(),
                     plies,
                 }
             })
             .collect()
+    }
+
+    /// An unsettled move at a root, with the move below it nearest to a proof.
+    fn open_child(&self, c: &super::BookNode) -> OpenChild {
+        let closest = c
+            .children
+            .iter()
+            .map(|&x| &self.nodes[x as usize])
+            .filter(|x| !x.status.settled() && x.pn < INF)
+            .min_by_key(|x| x.pn);
+        OpenChild {
+            play: c.play.map(|p| p.to_string()).unwrap_or_default(),
+            searches: c.attempts,
+            positions: self.positions(c),
+            proof_number: (c.pn < BUSY).then_some(c.pn),
+            closest: closest.and_then(|x| x.play).map(|p| p.to_string()),
+            closest_open: closest.map_or(0, |x| {
+                x.children
+                    .iter()
+                    .filter(|&&y| !self.nodes[y as usize].status.settled())
+                    .count()
+            }),
+            closest_replies: closest.map_or(0, |x| x.children.len()),
+        }
     }
 
     /// Positions in the subtree of `node`, itself included.
@@ -236,6 +256,16 @@ pub struct OpenChild {
     pub searches: u32,
     /// Book positions under it, itself included.
     pub positions: usize,
+    /// Its proof number (unsettled leaves that must at least be proved), unless a search
+    /// below it is under way.
+    pub proof_number: Option<u64>,
+    /// The move below it with the least proof number (the nearest to a proof), if it is
+    /// expanded and one is not disproved.
+    pub closest: Option<String>,
+    /// The replies to `closest` in the book not settled yet.
+    pub closest_open: usize,
+    /// The replies to `closest` in the book.
+    pub closest_replies: usize,
 }
 
 /// The book positions at one distance from a root.

@@ -479,6 +479,7 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::numbers::INF;
     use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
@@ -800,5 +801,67 @@ mod tests {
             plies,
             [(0, 1, 0, 0, 1, 0, 1), (1, replies, 0, replies, 0, 0, 0)]
         );
+        assert!(
+            report
+                .open_children
+                .iter()
+                .all(|c| c.proof_number == Some(1)
+                    && c.closest.is_none()
+                    && c.closest_replies == 0)
+        );
+    }
+
+    /// An open move's closest move below is its unsettled child with the least proof number,
+    /// with that child's replies counted.
+    #[test]
+    fn the_report_names_the_move_nearest_to_a_proof_below_each_open_move() {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (pool, options) = one_thread(2000);
+        // The open moves' figures do not read the database.
+        let empty = Builder::new(Rules::renju(), Size::STANDARD).finish();
+        let mut seen = 0;
+        for _ in 0..40 {
+            if book.finished() {
+                break;
+            }
+            book.round(&mut db, &options, &pool).unwrap();
+            let report = &book.report(&empty)[0];
+            for c in &report.open_children {
+                let node = book.nodes[0]
+                    .children
+                    .iter()
+                    .map(|&x| &book.nodes[x as usize])
+                    .find(|x| x.play.map(|p| p.to_string()) == Some(c.play.clone()))
+                    .unwrap();
+                assert_eq!(c.proof_number, Some(node.pn));
+                let open: Vec<_> = node
+                    .children
+                    .iter()
+                    .map(|&x| &book.nodes[x as usize])
+                    .filter(|x| !x.status.settled() && x.pn < INF)
+                    .collect();
+                let Some(m) = &c.closest else {
+                    assert!(open.is_empty());
+                    continue;
+                };
+                let closest = open
+                    .iter()
+                    .find(|x| x.play.map(|p| p.to_string()).as_ref() == Some(m))
+                    .unwrap();
+                assert!(open.iter().all(|x| x.pn >= closest.pn));
+                assert_eq!(c.closest_replies, closest.children.len());
+                let unsettled = closest
+                    .children
+                    .iter()
+                    .filter(|&&y| !book.nodes[y as usize].status.settled())
+                    .count();
+                assert_eq!(c.closest_open, unsettled);
+                seen += usize::from(c.closest_replies > 0);
+            }
+        }
+        assert!(seen > 0, "no open move had an expanded move below it");
     }
 }

@@ -364,15 +364,22 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
                     r.deepest_unproved.join(" ")
                 }
             )?;
-            if !r.open_children.is_empty() {
-                let open: Vec<String> = r
-                    .open_children
-                    .iter()
-                    .map(|c| format!("{} ({}, {})", c.play, c.searches, c.positions))
-                    .collect();
+            for c in &r.open_children {
+                let number = c.proof_number.map_or("being searched".to_string(), |n| {
+                    format!("proof number {n}")
+                });
+                let closest = match (&c.closest, c.closest_replies) {
+                    (None, _) => String::new(),
+                    (Some(m), 0) => format!(", closest {m} (not expanded)"),
+                    (Some(m), n) => {
+                        format!(", closest {m} ({} of {n} replies open)", c.closest_open)
+                    }
+                };
                 outln!(
-                    "  not settled (move (searches without a result, positions under it)): {}",
-                    open.join(", ")
+                    "  open {}: {} searches without a result, {} positions, {number}{closest}",
+                    c.play,
+                    c.searches,
+                    c.positions
                 )?;
             }
             if r.plies.len() > 2 {
