@@ -43,6 +43,7 @@ mod numbers;
 pub mod openings;
 mod pick;
 mod report;
+mod run;
 mod search;
 mod settle;
 pub mod unit;
@@ -57,7 +58,8 @@ use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
 pub use report::{OpenChild, PlyReport, RootReport};
-pub use search::{Round, RoundOptions, ordered_moves};
+pub use run::{Round, Searches};
+pub use search::{RoundOptions, ordered_moves};
 
 /// The parent of a root node.
 const NO_PARENT: u32 = u32::MAX;

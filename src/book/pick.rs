@@ -37,23 +37,25 @@ impl Book {
     /// Picks up to `count` most-proving leaves, taking the unsettled roots in turn, and
     /// marks them busy.
     pub(super) fn pick(&mut self, count: usize) -> Vec<u32> {
-        let roots = self.open_roots();
-        let mut picked = Vec::new();
-        let mut dry = 0;
         let mut turn = 0;
-        while picked.len() < count && !roots.is_empty() && dry < roots.len() {
-            let root = roots[turn % roots.len()];
-            turn += 1;
-            match self.most_proving(root) {
-                Some(leaf) => {
-                    self.set_busy(leaf, true);
-                    picked.push(leaf);
-                    dry = 0;
-                }
-                None => dry += 1,
+        std::iter::from_fn(|| self.pick_next(&mut turn))
+            .take(count)
+            .collect()
+    }
+
+    /// Picks the most-proving leaf of the unsettled roots, trying them in turn from `turn`
+    /// (which moves past the root it came from), and marks it busy.
+    pub(super) fn pick_next(&mut self, turn: &mut usize) -> Option<u32> {
+        let roots = self.open_roots();
+        for _ in 0..roots.len() {
+            let root = roots[*turn % roots.len()];
+            *turn += 1;
+            if let Some(leaf) = self.most_proving(root) {
+                self.set_busy(leaf, true);
+                return Some(leaf);
             }
         }
-        picked
+        None
     }
 
     /// Picks up to `count` most-proving leaves for work units and marks them planned; the

@@ -1,20 +1,18 @@
-//! Searching and expanding leaves: one round of `book build` searches its picked leaves with
-//! `solve` at once, stores the proofs, and expands a leaf searched without a result: the
-//! replies that break the other side's certificate, or the attacker's moves in order, a batch
-//! at a time.
+//! Searching and expanding leaves: a leaf is searched with `solve` (see `run.rs` for the
+//! searches under way), a proof is stored and tried on the leaf's siblings, and a leaf searched
+//! without a result is expanded: the replies that break the other side's certificate, or the
+//! attacker's moves in order, a batch at a time.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::{Book, BookError, Certificate, MAX_DOUBLINGS, Status};
 use crate::db::Builder;
 use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
-use crate::solve::{SolveOptions, Verdict, solve};
+use crate::solve::{SolveOptions, solve};
 use crate::threat::{
     Limits, Outcome, ProofTree, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies,
     prove_vct, vcf,
@@ -46,6 +44,9 @@ pub struct RoundOptions {
     pub deadline: Option<Instant>,
     /// Raised to stop (Ctrl-C): a leaf search cut short by it is not counted.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Raised to call off one search (its leaf was settled meanwhile): cut short by it, the
+    /// search is not counted either.
+    pub called_off: Option<Arc<AtomicBool>>,
 }
 
 impl RoundOptions {
@@ -57,6 +58,15 @@ impl RoundOptions {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// Whether the stop was raised, or this search called off.
+    fn interrupted_or_called_off(&self) -> bool {
+        self.interrupted()
+            || self
+                .called_off
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Whether the stop was raised or the run's deadline has passed.
     #[must_use]
     pub fn stopped(&self) -> bool {
@@ -64,114 +74,7 @@ impl RoundOptions {
     }
 }
 
-/// What a round did.
-#[derive(Clone, Debug, Default)]
-pub struct Round {
-    /// Leaves searched by `solve`.
-    pub searched: usize,
-    /// Leaves found in the database.
-    pub looked_up: usize,
-    /// Solver nodes.
-    pub nodes: u64,
-    /// Leaves proved by a sibling's proof, without a search ([`Book::lend`]).
-    pub lent: usize,
-}
-
-/// A leaf to search, and what came of it.
-struct Job {
-    node: u32,
-    attempts: u32,
-    board: Board,
-    result: Option<crate::solve::Solution>,
-    cut_short: bool,
-    seconds: f64,
-}
-
 impl Book {
-    /// One round: picks up to `options.threads` leaves, searches them at once on `pool`,
-    /// and folds the results into the book and the database.
-    ///
-    /// # Errors
-    /// A proof the database refuses (a contradiction is a bug somewhere), or a damaged
-    /// journal.
-    pub fn round(
-        &mut self,
-        db: &mut Builder,
-        options: &RoundOptions,
-        pool: &rayon::ThreadPool,
-    ) -> Result<Round, BookError> {
-        let leaves = self.pick(options.threads.max(1));
-        let mut round = Round::default();
-        let mut jobs = Vec::new();
-        // Proofs of leaves won for the side to move, to try on their siblings.
-        let mut lent: Vec<(u32, Proof)> = Vec::new();
-        for &leaf in &leaves {
-            let board = self.board(leaf)?;
-            if let Some(w) = db.stored_winner(&board) {
-                round.looked_up += 1;
-                self.nodes[leaf as usize].status = Status::Won(w);
-            } else {
-                jobs.push(Job {
-                    node: leaf,
-                    attempts: self.nodes[leaf as usize].attempts,
-                    board,
-                    result: None,
-                    cut_short: false,
-                    seconds: 0.0,
-                });
-            }
-        }
-        pool.install(|| {
-            jobs.par_iter_mut().for_each(|job| {
-                let started = Instant::now();
-                let (solution, cut_short) = search(&job.board, job.attempts, options);
-                job.seconds = started.elapsed().as_secs_f64();
-                job.result = Some(solution);
-                job.cut_short = cut_short;
-            });
-        });
-        for job in jobs {
-            let solution = job.result.expect("every job ran");
-            round.searched += 1;
-            round.nodes += solution.nodes;
-            self.totals.searches += 1;
-            self.totals.nodes += solution.nodes;
-            let leaf = job.node;
-            let root = self.nodes[leaf as usize].root as usize;
-            self.roots[root].seconds += job.seconds;
-            let to_move = job.board.to_move();
-            match (solution.verdict, solution.proof) {
-                (Verdict::Win | Verdict::Loss, Some(proof)) => {
-                    db.add_proof(&proof)?;
-                    let winner = if solution.verdict == Verdict::Win {
-                        to_move
-                    } else {
-                        to_move.opponent()
-                    };
-                    self.nodes[leaf as usize].status = Status::Won(winner);
-                    if winner == to_move {
-                        lent.push((leaf, proof));
-                    }
-                }
-                _ if job.cut_short => {}
-                _ => self.tried(leaf, &job.board, db, solution.nodes)?,
-            }
-        }
-        let mut settled = leaves.clone();
-        for (leaf, proof) in &lent {
-            let proved = self.lend(*leaf, proof, db)?;
-            round.lent += proved.len();
-            settled.extend(proved);
-        }
-        for &leaf in &leaves {
-            self.nodes[leaf as usize].busy = false;
-        }
-        for &leaf in &settled {
-            self.settle_upwards(leaf, db)?;
-        }
-        Ok(round)
-    }
-
     /// Tries `proof`, which proves `leaf` won for the side to move there, on `leaf`'s
     /// unsettled siblings (the other replies at its parent): where the proof, replayed by the
     /// rules on a sibling's board, still holds, it proves that sibling too, without a search
@@ -182,7 +85,12 @@ impl Book {
     ///
     /// # Errors
     /// A proof the database refuses.
-    fn lend(&mut self, leaf: u32, proof: &Proof, db: &mut Builder) -> Result<Vec<u32>, BookError> {
+    pub(super) fn lend(
+        &mut self,
+        leaf: u32,
+        proof: &Proof,
+        db: &mut Builder,
+    ) -> Result<Vec<u32>, BookError> {
         let parent = self.nodes[leaf as usize].parent;
         if parent == super::NO_PARENT || proof.nodes.len() > LENT_PROOF_NODES {
             return Ok(Vec::new());
@@ -289,7 +197,7 @@ impl Book {
     }
 
     /// Whether a position above `node` is settled.
-    fn under_settled(&self, node: u32) -> bool {
+    pub(super) fn under_settled(&self, node: u32) -> bool {
         let mut n = self.nodes[node as usize].parent;
         while n != super::NO_PARENT {
             if self.nodes[n as usize].status.settled() {
@@ -356,7 +264,7 @@ impl Book {
 
 /// Searches a leaf within its budget (doubled for each earlier attempt); also says whether a
 /// result-less search was cut short by the run's end or a stop, rather than by its budget.
-pub(crate) fn search(
+pub(super) fn search(
     board: &Board,
     attempts: u32,
     options: &RoundOptions,
@@ -375,7 +283,7 @@ pub(crate) fn search(
         deadline,
         nodes: options.position_nodes.map(|n| n.saturating_mul(factor)),
         stop: options.stop.clone(),
-        called_off: None,
+        called_off: options.called_off.clone(),
     };
     let solve_options = SolveOptions {
         limits,
@@ -385,7 +293,7 @@ pub(crate) fn search(
         threads: Some(1),
     };
     let solution = solve(board, &solve_options, &mut |_| {});
-    let stopped = options.interrupted();
+    let stopped = options.interrupted_or_called_off();
     // Cut short by the run's end: the run's deadline came before the search's own, and passed.
     let run_over = options
         .deadline
@@ -483,6 +391,7 @@ mod tests {
     use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
+    use crate::solve::Verdict;
 
     /// A book on the example VCT root with a ply limit of 0, and an empty database.
     fn vct_book_at_ply_limit_0() -> (Book, Builder) {

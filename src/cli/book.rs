@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use renju::book::unit::Unit;
-use renju::book::{Book, BookError, RootReport, RoundOptions};
+use renju::book::{Book, BookError, RootReport, RoundOptions, Searches};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
 use renju::rules::Color;
@@ -273,6 +273,7 @@ fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions
         threads,
         deadline: None,
         stop: None,
+        called_off: None,
     })
 }
 
@@ -482,7 +483,8 @@ fn add_roots(args: &BuildArgs, book: &mut Book, quiet: bool) -> Result<usize> {
     Ok(added)
 }
 
-/// Grows the book a round at a time, with a checkpoint every `args.checkpoint` seconds and one
+/// Grows the book, one leaf search on each thread of `pool` at all times (a thread whose search
+/// ends takes the next leaf at once), with a checkpoint every `args.checkpoint` seconds and one
 /// at the end, until every root is settled, the run is stopped or its budget spent, or nothing
 /// is left to search; returns why it stopped and the database written last.
 fn grow(
@@ -498,6 +500,7 @@ fn grow(
     let mut run_nodes = 0u64;
     let mut run_searches = 0u64;
     let mut run_lent = 0u64;
+    let mut searches = Searches::default();
     let stopped = loop {
         if opened.book.finished() {
             break "every root settled";
@@ -508,13 +511,19 @@ fn grow(
         if options.deadline.is_some_and(|d| Instant::now() >= d) {
             break "budget spent";
         }
-        let round = opened
+        let mut round = opened
             .book
-            .round(&mut opened.db, options, pool)
+            .start(&mut opened.db, options, pool, &mut searches)
             .map_err(book_error)?;
-        if round.searched == 0 && round.looked_up == 0 {
+        if searches.running() == 0 && round.looked_up == 0 {
             break "nothing left to search (the rest is planned for work units)";
         }
+        round.add(
+            &opened
+                .book
+                .fold(&mut opened.db, &mut searches)
+                .map_err(book_error)?,
+        );
         run_nodes += round.nodes;
         run_searches += round.searched as u64;
         run_lent += round.lent as u64;
@@ -531,6 +540,15 @@ fn grow(
             checkpoint(&args.book, opened, &mut last_checkpoint)?;
         }
     };
+    // Searches still under way (the run stopped, or their roots are settled): called off, and
+    // taken in: their nodes are counted, their leaves stay as they were.
+    searches.call_off();
+    while searches.running() > 0 {
+        opened
+            .book
+            .fold(&mut opened.db, &mut searches)
+            .map_err(book_error)?;
+    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

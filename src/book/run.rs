@@ -1,0 +1,289 @@
+//! The searches under way: `book build` keeps one leaf search running on each thread of its
+//! pool. When one ends, its result is folded into the book and the database and the thread
+//! takes the next most-proving leaf at once, without waiting for the others (a round that
+//! waited for all of its searches left a thread idle for as long as the longest one ran).
+//! A search whose leaf is settled meanwhile, by a sibling's proof or above, is called off.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Instant;
+
+use super::search::{RoundOptions, search};
+use super::{Book, BookError, Status};
+use crate::db::Builder;
+use crate::rules::Board;
+use crate::solve::{Solution, Verdict};
+
+/// What a round (or a step of a run) did.
+#[derive(Clone, Debug, Default)]
+pub struct Round {
+    /// Leaves searched by `solve`.
+    pub searched: usize,
+    /// Leaves found in the database.
+    pub looked_up: usize,
+    /// Solver nodes.
+    pub nodes: u64,
+    /// Leaves proved by a sibling's proof, without a search ([`Book::lend`]).
+    pub lent: usize,
+}
+
+impl Round {
+    /// Adds `other`'s figures to these.
+    pub fn add(&mut self, other: &Round) {
+        self.searched += other.searched;
+        self.looked_up += other.looked_up;
+        self.nodes += other.nodes;
+        self.lent += other.lent;
+    }
+}
+
+/// A leaf searched, and what came of it.
+struct Job {
+    node: u32,
+    board: Board,
+    solution: Solution,
+    cut_short: bool,
+    seconds: f64,
+}
+
+/// The leaf searches under way, from one [`Book::start`] to the next.
+pub struct Searches {
+    sender: Sender<Job>,
+    receiver: Receiver<Job>,
+    /// The leaves being searched, each with the flag that calls its search off.
+    running: Vec<(u32, Arc<AtomicBool>)>,
+    /// The root the next pick starts from, so that the unsettled roots take turns.
+    turn: usize,
+}
+
+impl Default for Searches {
+    fn default() -> Searches {
+        let (sender, receiver) = channel();
+        Searches {
+            sender,
+            receiver,
+            running: Vec::new(),
+            turn: 0,
+        }
+    }
+}
+
+impl Searches {
+    /// How many searches are under way.
+    #[must_use]
+    pub fn running(&self) -> usize {
+        self.running.len()
+    }
+
+    /// Calls off every search under way; [`Book::fold`] still has to take them in.
+    pub fn call_off(&self) {
+        for (_, flag) in &self.running {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Book {
+    /// One round: starts searches on up to `options.threads` leaves on `pool`, and folds
+    /// each result into the book and the database as it comes.
+    ///
+    /// # Errors
+    /// As [`Book::fold`].
+    pub fn round(
+        &mut self,
+        db: &mut Builder,
+        options: &RoundOptions,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Round, BookError> {
+        let mut searches = Searches::default();
+        let mut round = self.start(db, options, pool, &mut searches)?;
+        while searches.running() > 0 {
+            round.add(&self.fold(db, &mut searches)?);
+        }
+        Ok(round)
+    }
+
+    /// Starts searches on `pool` until `options.threads` run, on the most-proving leaves
+    /// (the unsettled roots in turn). A leaf the database already holds is settled at once.
+    ///
+    /// # Errors
+    /// A proof the database refuses while settling, or a damaged journal.
+    pub fn start(
+        &mut self,
+        db: &mut Builder,
+        options: &RoundOptions,
+        pool: &rayon::ThreadPool,
+        searches: &mut Searches,
+    ) -> Result<Round, BookError> {
+        let mut round = Round::default();
+        while searches.running.len() < options.threads.max(1) {
+            let Some(leaf) = self.pick_next(&mut searches.turn) else {
+                break;
+            };
+            let board = self.board(leaf)?;
+            if let Some(w) = db.stored_winner(&board) {
+                round.looked_up += 1;
+                let n = &mut self.nodes[leaf as usize];
+                n.busy = false;
+                n.status = Status::Won(w);
+                self.settle_upwards(leaf, db)?;
+                continue;
+            }
+            let flag = Arc::new(AtomicBool::new(false));
+            searches.running.push((leaf, flag.clone()));
+            let options = RoundOptions {
+                called_off: Some(flag),
+                ..options.clone()
+            };
+            let attempts = self.nodes[leaf as usize].attempts;
+            let sender = searches.sender.clone();
+            pool.spawn(move || {
+                let started = Instant::now();
+                let (solution, cut_short) = search(&board, attempts, &options);
+                // The receiver lives as long as the searches it waits for.
+                let _ = sender.send(Job {
+                    node: leaf,
+                    board,
+                    solution,
+                    cut_short,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            });
+        }
+        Ok(round)
+    }
+
+    /// Waits for a search under way to end, if one is, and folds in every search that has
+    /// ended: a proof is stored and tried on the leaf's siblings, a search without a result
+    /// is counted (and its leaf expanded below the ply limit), one cut short counts for
+    /// nothing. Then calls off the searches whose leaves are settled now.
+    ///
+    /// # Errors
+    /// A proof the database refuses (a contradiction is a bug somewhere), or a damaged
+    /// journal.
+    pub fn fold(&mut self, db: &mut Builder, searches: &mut Searches) -> Result<Round, BookError> {
+        let mut round = Round::default();
+        if searches.running.is_empty() {
+            return Ok(round);
+        }
+        // Searches holds a sender, so this waits until a search reports.
+        let Ok(first) = searches.receiver.recv() else {
+            return Ok(round);
+        };
+        let ended: Vec<Job> = std::iter::once(first)
+            .chain(searches.receiver.try_iter())
+            .collect();
+        for job in ended {
+            searches.running.retain(|&(n, _)| n != job.node);
+            self.fold_job(job, db, &mut round)?;
+        }
+        for (leaf, flag) in &searches.running {
+            if self.nodes[*leaf as usize].status.settled() || self.under_settled(*leaf) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(round)
+    }
+
+    fn fold_job(&mut self, job: Job, db: &mut Builder, round: &mut Round) -> Result<(), BookError> {
+        let leaf = job.node;
+        round.searched += 1;
+        round.nodes += job.solution.nodes;
+        self.totals.searches += 1;
+        self.totals.nodes += job.solution.nodes;
+        let root = self.nodes[leaf as usize].root as usize;
+        self.roots[root].seconds += job.seconds;
+        self.nodes[leaf as usize].busy = false;
+        // Settled while it ran: by a sibling's proof, or a position above it.
+        let settled = self.nodes[leaf as usize].status.settled() || self.under_settled(leaf);
+        let to_move = job.board.to_move();
+        let mut proved = vec![leaf];
+        match (job.solution.verdict, job.solution.proof) {
+            (Verdict::Win | Verdict::Loss, Some(proof)) => {
+                db.add_proof(&proof)?;
+                let winner = if job.solution.verdict == Verdict::Win {
+                    to_move
+                } else {
+                    to_move.opponent()
+                };
+                self.nodes[leaf as usize].status = Status::Won(winner);
+                if winner == to_move && !settled {
+                    let lent = self.lend(leaf, &proof, db)?;
+                    round.lent += lent.len();
+                    proved.extend(lent);
+                }
+            }
+            _ if job.cut_short || settled => {}
+            _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
+        }
+        for node in proved {
+            self.settle_upwards(node, db)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::tests::{VCT_BLACK, board};
+    use crate::rules::{Color, Rules, Size};
+
+    /// Kagetsu with White to move: no search here ends on its own.
+    const KAGETSU: &str = "h8 h9 i9";
+    /// Black to move makes an open four.
+    const OPEN_THREE: &str = "h8 a1 i8 a2 j8 a3";
+
+    fn two_threads() -> (rayon::ThreadPool, RoundOptions) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let options = RoundOptions {
+            position_nodes: Some(1 << 40),
+            threads: 2,
+            ..RoundOptions::default()
+        };
+        (pool, options)
+    }
+
+    fn book_of(roots: &[&str]) -> (Book, Builder) {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        for (i, r) in roots.iter().enumerate() {
+            book.add_root(&format!("r{i}"), &board(r), Color::Black)
+                .unwrap();
+        }
+        (book, Builder::new(Rules::renju(), Size::STANDARD))
+    }
+
+    /// A thread whose search ends takes the next leaf while the other's search goes on; a
+    /// search called off leaves its leaf as it was.
+    #[test]
+    fn a_thread_takes_the_next_leaf_without_waiting_for_the_other() {
+        let (mut book, mut db) = book_of(&[VCT_BLACK, KAGETSU, OPEN_THREE]);
+        let (pool, options) = two_threads();
+        let mut searches = Searches::default();
+        let (vct, kagetsu, three) = (book.roots[0].node, book.roots[1].node, book.roots[2].node);
+        book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(searches.running(), 2);
+        let round = book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!(round.searched, 1, "only the VCT's search has ended");
+        assert_eq!(book.nodes[vct as usize].status, Status::Won(Color::Black));
+        assert_eq!(searches.running(), 1);
+        // The free thread takes the third root while Kagetsu's search still runs.
+        book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(searches.running(), 2);
+        book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!(book.nodes[three as usize].status, Status::Won(Color::Black));
+        assert_eq!(searches.running(), 1);
+        searches.call_off();
+        let round = book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!((round.searched, searches.running()), (1, 0));
+        let k = &book.nodes[kagetsu as usize];
+        assert_eq!((k.status, k.attempts, k.expanded), (Status::Open, 0, false));
+        assert_eq!(book.totals.searches, 3);
+        let report = crate::check::verify::check(&db.finish(), &|_| {});
+        assert!(report.ok, "{:?}", report.errors);
+    }
+}
