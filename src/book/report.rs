@@ -189,11 +189,13 @@ impl Book {
             positions: self.positions(c),
             proof_number: (c.pn < BUSY).then_some(c.pn),
             closest: closest.and_then(|x| x.play).map(|p| p.to_string()),
-            closest_open: closest.map_or(0, |x| {
+            closest_open: closest.map_or(Vec::new(), |x| {
                 x.children
                     .iter()
-                    .filter(|&&y| !self.nodes[y as usize].status.settled())
-                    .count()
+                    .map(|&y| &self.nodes[y as usize])
+                    .filter(|y| !y.status.settled())
+                    .filter_map(|y| y.play.map(|p| p.to_string()))
+                    .collect()
             }),
             closest_replies: closest.map_or(0, |x| x.children.len()),
         }
@@ -263,7 +265,7 @@ pub struct OpenChild {
     /// expanded and one is not disproved.
     pub closest: Option<String>,
     /// The replies to `closest` in the book not settled yet.
-    pub closest_open: usize,
+    pub closest_open: Vec<String>,
     /// The replies to `closest` in the book.
     pub closest_replies: usize,
 }

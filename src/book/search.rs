@@ -762,11 +762,13 @@ mod tests {
                     .unwrap();
                 assert!(open.iter().all(|x| x.pn >= closest.pn));
                 assert_eq!(c.closest_replies, closest.children.len());
-                let unsettled = closest
+                let unsettled: Vec<String> = closest
                     .children
                     .iter()
-                    .filter(|&&y| !book.nodes[y as usize].status.settled())
-                    .count();
+                    .map(|&y| &book.nodes[y as usize])
+                    .filter(|y| !y.status.settled())
+                    .map(|y| y.play.unwrap().to_string())
+                    .collect();
                 assert_eq!(c.closest_open, unsettled);
                 seen += usize::from(c.closest_replies > 0);
             }

@@ -373,7 +373,13 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
                     (None, _) => String::new(),
                     (Some(m), 0) => format!(", closest {m} (not expanded)"),
                     (Some(m), n) => {
-                        format!(", closest {m} ({} of {n} replies open)", c.closest_open)
+                        let open = &c.closest_open;
+                        let named = if open.len() <= 5 {
+                            format!(": {}", open.join(" "))
+                        } else {
+                            String::new()
+                        };
+                        format!(", closest {m} ({} of {n} replies open{named})", open.len())
                     }
                 };
                 outln!(
