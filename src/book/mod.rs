@@ -46,6 +46,7 @@ mod report;
 mod run;
 mod search;
 mod settle;
+mod twins;
 pub mod unit;
 
 use std::sync::Arc;
@@ -271,6 +272,9 @@ pub struct Book {
     pub history: Vec<Sample>,
     /// Totals.
     pub totals: Totals,
+    /// The positions' keys to their nodes (see `twins.rs`), built on first use.
+    #[serde(skip)]
+    twins: Option<std::collections::HashMap<u64, Vec<u32>>>,
 }
 
 pub(crate) fn points_of(board: &Board, color: Color) -> Vec<Point> {
@@ -295,6 +299,7 @@ impl Book {
             nodes: Vec::new(),
             history: Vec::new(),
             totals: Totals::default(),
+            twins: None,
         }
     }
 
@@ -340,6 +345,8 @@ impl Book {
         let node = self.nodes.len() as u32;
         let index = self.roots.len() as u32;
         self.nodes.push(BookNode::new(NO_PARENT, index, 0, None));
+        // Built again, with the root, on next use.
+        self.twins = None;
         self.roots.push(BookRoot {
             name: name.to_string(),
             moves: board.moves().to_vec(),
@@ -443,10 +450,15 @@ impl Book {
             let p = &self.nodes[parent as usize];
             (p.root, p.ply + 1)
         };
+        let first = self.nodes[parent as usize].children.len() as u32;
         for &m in moves {
             let id = self.nodes.len() as u32;
             self.nodes.push(BookNode::new(parent, root, ply, Some(m)));
             self.nodes[parent as usize].children.push(id);
+        }
+        if self.note_opened(parent, first).is_err() {
+            // A damaged journal: the keys are built again, and the damage named, on next use.
+            self.twins = None;
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct Round {
     pub nodes: u64,
     /// Leaves proved by a sibling's proof, without a search ([`Book::lend`]).
     pub lent: usize,
+    /// Leaves settled by the search of a twin (the same position reached another way).
+    pub twins: usize,
 }
 
 impl Round {
@@ -35,12 +37,15 @@ impl Round {
         self.looked_up += other.looked_up;
         self.nodes += other.nodes;
         self.lent += other.lent;
+        self.twins += other.twins;
     }
 }
 
 /// A leaf searched, and what came of it.
 struct Job {
     node: u32,
+    /// Its position's key (see [`Book::position_key`]).
+    key: u64,
     board: Board,
     solution: Solution,
     cut_short: bool,
@@ -51,8 +56,12 @@ struct Job {
 pub struct Searches {
     sender: Sender<Job>,
     receiver: Receiver<Job>,
-    /// The leaves being searched, each with the flag that calls its search off.
-    running: Vec<(u32, Arc<AtomicBool>)>,
+    /// The leaves being searched, each with its position's key and the flag that calls its
+    /// search off.
+    running: Vec<(u32, u64, Arc<AtomicBool>)>,
+    /// Leaves picked while a twin (the same position) was being searched, with the key: they
+    /// wait for that search.
+    waiting: Vec<(u32, u64)>,
     /// The root the next pick starts from, so that the unsettled roots take turns.
     turn: usize,
 }
@@ -64,6 +73,7 @@ impl Default for Searches {
             sender,
             receiver,
             running: Vec::new(),
+            waiting: Vec::new(),
             turn: 0,
         }
     }
@@ -78,7 +88,7 @@ impl Searches {
 
     /// Calls off every search under way; [`Book::fold`] still has to take them in.
     pub fn call_off(&self) {
-        for (_, flag) in &self.running {
+        for (_, _, flag) in &self.running {
             flag.store(true, Ordering::Relaxed);
         }
     }
@@ -105,7 +115,8 @@ impl Book {
     }
 
     /// Starts searches on `pool` until `options.threads` run, on the most-proving leaves
-    /// (the unsettled roots in turn). A leaf the database already holds is settled at once.
+    /// (the unsettled roots in turn). A leaf the database already holds is settled at once;
+    /// one whose position is being searched already waits for that search.
     ///
     /// # Errors
     /// A proof the database refuses while settling, or a damaged journal.
@@ -130,8 +141,13 @@ impl Book {
                 self.settle_upwards(leaf, db)?;
                 continue;
             }
+            let key = board.canonical().key;
+            if searches.running.iter().any(|r| r.1 == key) {
+                searches.waiting.push((leaf, key));
+                continue;
+            }
             let flag = Arc::new(AtomicBool::new(false));
-            searches.running.push((leaf, flag.clone()));
+            searches.running.push((leaf, key, flag.clone()));
             let options = RoundOptions {
                 called_off: Some(flag),
                 ..options.clone()
@@ -144,6 +160,7 @@ impl Book {
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
+                    key,
                     board,
                     solution,
                     cut_short,
@@ -175,10 +192,16 @@ impl Book {
             .chain(searches.receiver.try_iter())
             .collect();
         for job in ended {
-            searches.running.retain(|&(n, _)| n != job.node);
+            searches.running.retain(|r| r.0 != job.node);
+            // Its twins that waited are free again; the search's result reaches them below.
+            for &(t, _) in searches.waiting.iter().filter(|w| w.1 == job.key) {
+                self.nodes[t as usize].busy = false;
+                self.refresh_path(t);
+            }
+            searches.waiting.retain(|w| w.1 != job.key);
             self.fold_job(job, db, &mut round)?;
         }
-        for (leaf, flag) in &searches.running {
+        for (leaf, _, flag) in &searches.running {
             if self.nodes[*leaf as usize].status.settled() || self.under_settled(*leaf) {
                 flag.store(true, Ordering::Relaxed);
             }
@@ -217,6 +240,12 @@ impl Book {
             _ if job.cut_short || settled => {}
             _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
         }
+        let shared = self.share_search(leaf, db, job.solution.nodes)?;
+        round.twins += shared
+            .iter()
+            .filter(|&&t| self.nodes[t as usize].status.settled())
+            .count();
+        proved.extend(shared);
         for node in proved {
             self.settle_upwards(node, db)?;
         }

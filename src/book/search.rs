@@ -656,20 +656,22 @@ mod tests {
     fn a_proof_found_for_one_reply_proves_the_siblings_where_it_holds() {
         let (mut book, mut db) = square_book();
         let (pool, options) = one_thread(20_000);
-        let (mut lent, mut looked_up) = (0, 0);
+        let (mut lent, mut looked_up, mut twins) = (0, 0, 0);
         while !book.finished() {
             let round = book.round(&mut db, &options, &pool).unwrap();
             lent += round.lent;
             looked_up += round.looked_up;
+            twins += round.twins;
         }
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
         let replies = book.nodes[0].children.len() as u64;
         assert!(lent > replies as usize / 4, "{lent} of {replies}");
         // The root's search, and one for each reply neither proved by a sibling's proof nor
-        // found in the database.
+        // found in the database nor settled by a twin's search.
         assert_eq!(
-            book.totals.searches + (lent + looked_up) as u64,
-            1 + replies
+            book.totals.searches + (lent + looked_up + twins) as u64,
+            1 + replies,
+            "{lent} lent, {looked_up} looked up, {twins} twins"
         );
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);

@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use renju::book::unit::Unit;
-use renju::book::{Book, BookError, RootReport, RoundOptions, Searches};
+use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
 use renju::rules::Color;
@@ -503,9 +503,7 @@ fn grow(
 ) -> Result<(&'static str, Database)> {
     let bar = crate::cli::spinner(global);
     let mut last_checkpoint = Instant::now();
-    let mut run_nodes = 0u64;
-    let mut run_searches = 0u64;
-    let mut run_lent = 0u64;
+    let mut run = Round::default();
     let mut searches = Searches::default();
     let stopped = loop {
         if opened.book.finished() {
@@ -530,17 +528,10 @@ fn grow(
                 .fold(&mut opened.db, &mut searches)
                 .map_err(book_error)?,
         );
-        run_nodes += round.nodes;
-        run_searches += round.searched as u64;
-        run_lent += round.lent as u64;
+        run.add(&round);
         if let Some(bar) = &bar {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(progress(
-                &opened.book,
-                seconds,
-                (run_nodes, run_searches, run_lent),
-                options.threads,
-            ));
+            bar.set_message(progress(&opened.book, seconds, &run, options.threads));
         }
         if last_checkpoint.elapsed().as_secs_f64() >= args.checkpoint {
             checkpoint(&args.book, opened, &mut last_checkpoint)?;
@@ -562,24 +553,20 @@ fn grow(
     Ok((stopped, db))
 }
 
-/// The progress line of `book build`, after `seconds` of this run with its solver nodes,
-/// searches and positions proved by a sibling's proof so far.
-fn progress(
-    book: &Book,
-    seconds: f64,
-    (run_nodes, run_searches, run_lent): (u64, u64, u64),
-    threads: usize,
-) -> String {
+/// The progress line of `book build`, after `seconds` of this run and what it did so far.
+fn progress(book: &Book, seconds: f64, run: &Round, threads: usize) -> String {
     let s = book.sample();
-    let per_search = seconds / run_searches.max(1) as f64 * threads as f64;
+    let per_search = seconds / run.searched.max(1) as f64 * threads as f64;
     let left = book.work_left();
     format!(
-        "roots proved {}/{} (disproved {}), frontier {}, {run_lent} proved by a sibling's proof, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
+        "roots proved {}/{} (disproved {}), frontier {}, {} proved by a sibling's proof, {} by a twin's search, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
         s.proved,
         s.roots,
         s.disproved,
         s.frontier,
-        run_nodes as f64 / seconds,
+        run.lent,
+        run.twins,
+        run.nodes as f64 / seconds,
         left as f64 * per_search / threads as f64,
     )
 }
