@@ -53,7 +53,8 @@ impl Book {
         Ok(())
     }
 
-    /// The other unsettled leaves with `node`'s position, not being searched.
+    /// The other unsettled leaves with `node`'s position, not being searched nor under a
+    /// settled position.
     fn free_twins(&mut self, node: u32) -> Result<Vec<u32>, BookError> {
         let key = self.position_key(node)?;
         let same = self.keys()?.get(&key).cloned().unwrap_or_default();
@@ -61,7 +62,11 @@ impl Book {
             .into_iter()
             .filter(|&t| {
                 let n = &self.nodes[t as usize];
-                t != node && n.children.is_empty() && !n.status.settled() && !n.busy
+                t != node
+                    && n.children.is_empty()
+                    && !n.status.settled()
+                    && !n.busy
+                    && !self.under_settled(t)
             })
             .collect())
     }
