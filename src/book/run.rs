@@ -26,7 +26,8 @@ pub struct Round {
     pub nodes: u64,
     /// Leaves proved by a sibling's proof, without a search ([`Book::lend`]).
     pub lent: usize,
-    /// Leaves settled by the search of a twin (the same position reached another way).
+    /// Leaves settled by the search of a twin (the same position reached another way), or
+    /// counted as searched as often as a twin, without a search of their own.
     pub twins: usize,
 }
 
@@ -146,6 +147,21 @@ impl Book {
                 searches.waiting.push((leaf, key));
                 continue;
             }
+            let searched = self.twin_attempts(leaf, key)?;
+            if searched > self.nodes[leaf as usize].attempts {
+                // Its twin's searches count as its own: no search of the same again.
+                round.twins += 1;
+                self.nodes[leaf as usize].busy = false;
+                let spent = self.average_search();
+                while self.nodes[leaf as usize].attempts < searched
+                    && self.nodes[leaf as usize].children.is_empty()
+                    && !self.nodes[leaf as usize].status.settled()
+                {
+                    self.tried(leaf, &board, db, spent)?;
+                }
+                self.settle_upwards(leaf, db)?;
+                continue;
+            }
             let flag = Arc::new(AtomicBool::new(false));
             searches.running.push((leaf, key, flag.clone()));
             let options = RoundOptions {
@@ -240,12 +256,9 @@ impl Book {
             _ if job.cut_short || settled => {}
             _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
         }
-        let shared = self.share_search(leaf, db, job.solution.nodes)?;
-        round.twins += shared
-            .iter()
-            .filter(|&&t| self.nodes[t as usize].status.settled())
-            .count();
-        proved.extend(shared);
+        let twins = self.settle_twins(leaf, db)?;
+        round.twins += twins.len();
+        proved.extend(twins);
         for node in proved {
             self.settle_upwards(node, db)?;
         }

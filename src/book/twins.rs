@@ -1,9 +1,10 @@
 //! Transpositions: one position reached in the book by several move orders, in any symmetric
 //! form (its twins). A leaf's search stands for all of them: a proof settles every twin from
-//! the database, a search without a result counts for every twin not searched as often, and a
-//! twin picked while its position is being searched waits for that search instead of running
-//! its own. Nothing here proves anything: a twin is settled only from the database, whose
-//! proofs `check` verifies.
+//! the database; a leaf picked whose twin was searched more often without a result counts
+//! those searches as its own, without another (and is expanded below the ply limit, as the
+//! twin was); and a twin picked while its position is being searched waits for that search
+//! instead of running its own. Nothing here proves anything: a twin is settled only from the
+//! database, whose proofs `check` verifies.
 
 use std::collections::HashMap;
 
@@ -71,39 +72,29 @@ impl Book {
             .collect())
     }
 
-    /// After `leaf`'s search: settles its twins whose position the database now holds, and
-    /// counts a search without a result (of `spent` nodes) for each twin searched fewer times,
-    /// expanding it below the ply limit as the leaf was. Returns the twins changed.
-    ///
-    /// # Errors
-    /// As [`Book::tried`].
-    pub(super) fn share_search(
-        &mut self,
-        leaf: u32,
-        db: &mut Builder,
-        spent: u64,
-    ) -> Result<Vec<u32>, BookError> {
-        let twins = self.free_twins(leaf)?;
-        let (status, attempts) = {
-            let n = &self.nodes[leaf as usize];
-            (n.status, n.attempts)
-        };
-        let mut changed = Vec::new();
-        for t in twins {
-            let board = self.board(t)?;
-            if let Some(w) = db.stored_winner(&board) {
+    /// After `leaf`'s search: settles its twins whose position the database now holds.
+    /// Returns them.
+    pub(super) fn settle_twins(&mut self, leaf: u32, db: &Builder) -> Result<Vec<u32>, BookError> {
+        let mut settled = Vec::new();
+        for t in self.free_twins(leaf)? {
+            if let Some(w) = db.stored_winner(&self.board(t)?) {
                 self.nodes[t as usize].status = super::Status::Won(w);
-                changed.push(t);
-            } else if status == super::Status::Tried {
-                while self.nodes[t as usize].attempts < attempts
-                    && self.nodes[t as usize].children.is_empty()
-                {
-                    self.tried(t, &board, db, spent)?;
-                }
-                changed.push(t);
+                settled.push(t);
             }
         }
-        Ok(changed)
+        Ok(settled)
+    }
+
+    /// The most searches without a result that a twin of `leaf`, with position `key`, has had
+    /// (0 if none has).
+    pub(super) fn twin_attempts(&mut self, leaf: u32, key: u64) -> Result<u32, BookError> {
+        let same = self.keys()?.get(&key).cloned().unwrap_or_default();
+        Ok(same
+            .into_iter()
+            .filter(|&t| t != leaf)
+            .map(|t| self.nodes[t as usize].attempts)
+            .max()
+            .unwrap_or(0))
     }
 }
 
@@ -150,29 +141,47 @@ mod tests {
         (book, db, l1, l2)
     }
 
+    /// A leaf picked whose twin was searched more often counts those searches as its own,
+    /// without a search; a proof at one leaf settles its twin from the database.
     #[test]
-    fn a_search_without_a_result_counts_for_the_twin_and_a_proof_settles_it() {
+    fn a_twins_searches_count_for_the_leaf_and_its_proof_settles_it() {
         let (mut book, mut db, l1, l2) = transposed();
-        assert_eq!(
-            book.position_key(l1).unwrap(),
-            book.position_key(l2).unwrap()
-        );
+        let key = book.position_key(l1).unwrap();
+        assert_eq!(book.position_key(l2).unwrap(), key);
         let board = book.board(l1).unwrap();
         book.tried(l1, &board, &mut db, 1000).unwrap();
         book.tried(l1, &board, &mut db, 1000).unwrap();
-        assert_eq!(book.share_search(l1, &mut db, 1000).unwrap(), vec![l2]);
+        book.recompute();
+        assert_eq!(book.twin_attempts(l2, key).unwrap(), 2);
+        assert_eq!(book.twin_attempts(l1, key).unwrap(), 0);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = RoundOptions {
+            position_nodes: Some(2000),
+            threads: 1,
+            ..RoundOptions::default()
+        };
+        let mut searches = Searches::default();
+        // l2, the most-proving leaf, catches up without a search; then one leaf is searched.
+        let round = book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!((round.twins, searches.running()), (1, 1));
         let twin = &book.nodes[l2 as usize];
         assert_eq!(
             (twin.status, twin.attempts, twin.expanded),
             (Status::Tried, 2, false)
         );
+        searches.call_off();
+        book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!(book.totals.searches, 1);
         // Proved at the first leaf: the twin is settled from the database.
         let solution =
             crate::solve::solve(&board, &crate::solve::SolveOptions::default(), &mut |_| {});
         db.add_proof(&solution.proof.expect("the square wins for Black"))
             .unwrap();
         book.nodes[l1 as usize].status = Status::Won(Color::Black);
-        assert_eq!(book.share_search(l1, &mut db, 1000).unwrap(), vec![l2]);
+        assert_eq!(book.settle_twins(l1, &db).unwrap(), vec![l2]);
         assert_eq!(book.nodes[l2 as usize].status, Status::Won(Color::Black));
     }
 
