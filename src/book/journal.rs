@@ -134,16 +134,11 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{VCT_BLACK, board, one_thread, square_book};
-    use crate::db::Builder;
-    use crate::rules::{Color, Rules, Size};
+    use crate::book::tests::{one_thread, square_book, vct_book};
 
     #[test]
     fn the_journal_round_trips_and_damage_is_an_error() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = vct_book();
         let (pool, options) = one_thread(500);
         for _ in 0..5 {
             book.round(&mut db, &options, &pool).unwrap();

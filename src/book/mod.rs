@@ -491,16 +491,35 @@ mod tests {
 
     /// A pool of one thread, and rounds on it with `nodes` per search.
     pub(super) fn one_thread(nodes: u64) -> (rayon::ThreadPool, crate::book::RoundOptions) {
+        on_threads(1, nodes)
+    }
+
+    /// A pool of `threads` threads, and searches on it with `nodes` each.
+    pub(super) fn on_threads(
+        threads: usize,
+        nodes: u64,
+    ) -> (rayon::ThreadPool, crate::book::RoundOptions) {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
+            .num_threads(threads)
             .build()
             .unwrap();
         let options = crate::book::RoundOptions {
             position_nodes: Some(nodes),
-            threads: 1,
+            threads,
             ..crate::book::RoundOptions::default()
         };
         (pool, options)
+    }
+
+    /// A book of the one root `data/examples/vct.txt` (Black to move wins), and its database.
+    pub(super) fn vct_book() -> (Book, crate::db::Builder) {
+        let mut book = Book::new(Rules::renju(), Size::STANDARD);
+        book.add_root("vct", &board(VCT_BLACK), Color::Black)
+            .unwrap();
+        (
+            book,
+            crate::db::Builder::new(Rules::renju(), Size::STANDARD),
+        )
     }
 
     #[test]

@@ -269,26 +269,13 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::tests::{VCT_BLACK, board};
+    use crate::book::tests::{VCT_BLACK, board, on_threads};
     use crate::rules::{Color, Rules, Size};
 
     /// Kagetsu with White to move: no search here ends on its own.
     const KAGETSU: &str = "h8 h9 i9";
     /// Black to move makes an open four.
     const OPEN_THREE: &str = "h8 a1 i8 a2 j8 a3";
-
-    fn two_threads() -> (rayon::ThreadPool, RoundOptions) {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(1 << 40),
-            threads: 2,
-            ..RoundOptions::default()
-        };
-        (pool, options)
-    }
 
     fn book_of(roots: &[&str]) -> (Book, Builder) {
         let mut book = Book::new(Rules::renju(), Size::STANDARD);
@@ -304,7 +291,7 @@ mod tests {
     #[test]
     fn a_thread_takes_the_next_leaf_without_waiting_for_the_other() {
         let (mut book, mut db) = book_of(&[VCT_BLACK, KAGETSU, OPEN_THREE]);
-        let (pool, options) = two_threads();
+        let (pool, options) = on_threads(2, 1 << 40);
         let mut searches = Searches::default();
         let (vct, kagetsu, three) = (book.roots[0].node, book.roots[1].node, book.roots[2].node);
         book.start(&mut db, &options, &pool, &mut searches).unwrap();

@@ -388,7 +388,7 @@ pub fn ordered_moves(board: &Board, side: Color) -> Vec<Point> {
 mod tests {
     use super::*;
     use crate::book::numbers::INF;
-    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book};
+    use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book, vct_book};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
     use crate::solve::Verdict;
@@ -416,10 +416,7 @@ mod tests {
 
     #[test]
     fn a_book_proves_a_vct_position_from_the_top_and_the_database_checks() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = vct_book();
         // 2000 nodes do not prove the root at once: the book must expand it.
         let rounds = grow(&mut book, &mut db, 2000);
         assert!(rounds > 10, "{rounds} rounds");
@@ -726,10 +723,7 @@ mod tests {
     /// with that child's replies counted.
     #[test]
     fn the_report_names_the_move_nearest_to_a_proof_below_each_open_move() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = vct_book();
         let (pool, options) = one_thread(2000);
         // The open moves' figures do not read the database.
         let empty = Builder::new(Rules::renju(), Size::STANDARD).finish();

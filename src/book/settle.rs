@@ -170,7 +170,7 @@ impl Book {
 mod tests {
     use super::*;
     use crate::book::RoundOptions;
-    use crate::book::tests::{VCT_BLACK, board};
+    use crate::book::tests::vct_book;
     use crate::book::unit;
     use crate::notation::{PositionOptions, parse_position};
     use crate::rules::{Color, Rules, Size};
@@ -240,10 +240,7 @@ mod tests {
 
     #[test]
     fn planned_leaves_are_settled_from_the_database_or_counted_as_tried() {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+        let (mut book, mut db) = vct_book();
         let planned = book.plan(4).unwrap();
         assert_eq!(planned.len(), 1, "only the root is a leaf");
         assert_eq!(book.nodes[0].status, Status::Planned);

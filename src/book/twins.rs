@@ -100,8 +100,8 @@ impl Book {
 
 #[cfg(test)]
 mod tests {
-    use crate::book::tests::{SQUARE, board};
-    use crate::book::{Book, RoundOptions, Searches, Status};
+    use crate::book::tests::{SQUARE, board, on_threads};
+    use crate::book::{Book, Searches, Status};
     use crate::db::Builder;
     use crate::rules::{Color, Point, Rules, Size};
 
@@ -154,15 +154,7 @@ mod tests {
         book.recompute();
         assert_eq!(book.twin_attempts(l2, key).unwrap(), 2);
         assert_eq!(book.twin_attempts(l1, key).unwrap(), 0);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(2000),
-            threads: 1,
-            ..RoundOptions::default()
-        };
+        let (pool, options) = on_threads(1, 2000);
         let mut searches = Searches::default();
         // l2, the most-proving leaf, catches up without a search; then one leaf is searched.
         let round = book.start(&mut db, &options, &pool, &mut searches).unwrap();
@@ -190,15 +182,7 @@ mod tests {
     #[test]
     fn a_twin_picked_while_its_position_is_searched_waits_for_that_search() {
         let (mut book, mut db, l1, l2) = transposed();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let options = RoundOptions {
-            position_nodes: Some(2000),
-            threads: 2,
-            ..RoundOptions::default()
-        };
+        let (pool, options) = on_threads(2, 2000);
         let mut searches = Searches::default();
         book.start(&mut db, &options, &pool, &mut searches).unwrap();
         assert_eq!(searches.running(), 1, "one search for the two leaves");
