@@ -480,9 +480,18 @@ mod tests {
 
     /// A book whose one root is [`SQUARE`], Black attacking, and an empty database.
     pub(super) fn square_book() -> (Book, crate::db::Builder) {
+        book_of("square", SQUARE)
+    }
+
+    /// A book of the one root `data/examples/vct.txt` (Black to move wins), and its database.
+    pub(super) fn vct_book() -> (Book, crate::db::Builder) {
+        book_of("vct", VCT_BLACK)
+    }
+
+    /// A book of the one root `position`, Black attacking, and an empty database.
+    fn book_of(name: &str, position: &str) -> (Book, crate::db::Builder) {
         let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("square", &board(SQUARE), Color::Black)
-            .unwrap();
+        book.add_root(name, &board(position), Color::Black).unwrap();
         (
             book,
             crate::db::Builder::new(Rules::renju(), Size::STANDARD),
@@ -509,17 +518,6 @@ mod tests {
             ..crate::book::RoundOptions::default()
         };
         (pool, options)
-    }
-
-    /// A book of the one root `data/examples/vct.txt` (Black to move wins), and its database.
-    pub(super) fn vct_book() -> (Book, crate::db::Builder) {
-        let mut book = Book::new(Rules::renju(), Size::STANDARD);
-        book.add_root("vct", &board(VCT_BLACK), Color::Black)
-            .unwrap();
-        (
-            book,
-            crate::db::Builder::new(Rules::renju(), Size::STANDARD),
-        )
     }
 
     #[test]
