@@ -39,6 +39,7 @@
 //! [`Combined`]: crate::db::Combined
 
 mod journal;
+mod lend;
 mod numbers;
 pub mod openings;
 mod pick;

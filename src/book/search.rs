@@ -14,8 +14,7 @@ use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
 use crate::solve::{SolveOptions, solve};
 use crate::threat::{
-    Limits, Outcome, ProofTree, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies,
-    prove_vct, vcf,
+    Limits, Outcome, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies, prove_vct, vcf,
 };
 
 /// Node budget of the VCF that looks for a node's certificate.
@@ -23,8 +22,6 @@ const CERTIFICATE_NODES: u64 = 200_000;
 /// Most nodes of the VCT that looks for a defender node's certificate proof when it has no
 /// VCF certificate (a quarter of the failed search's nodes, up to this).
 const PASS_PROOF_NODES: u64 = 1_000_000;
-/// A proof of a leaf is tried on the leaf's siblings only if it has at most this many nodes.
-const LENT_PROOF_NODES: usize = 20_000;
 /// That VCT counts a move as a threat only if its certificate has at most this many fours
 /// (as `solve`'s own VCTs do).
 const PASS_PROOF_FOURS: u32 = 3;
@@ -75,58 +72,6 @@ impl RoundOptions {
 }
 
 impl Book {
-    /// Tries `proof`, which proves `leaf` won for the side to move there, on `leaf`'s
-    /// unsettled siblings (the other replies at its parent): where the proof, replayed by the
-    /// rules on a sibling's board, still holds, it proves that sibling too, without a search
-    /// of its own (simulation, as `solve` does between the replies of a defender node). The
-    /// proof as played there goes into the database, and `check` verifies it like any other;
-    /// a proof that does not hold proves nothing. Proofs of more than [`LENT_PROOF_NODES`]
-    /// nodes are not tried. Returns the siblings proved.
-    ///
-    /// # Errors
-    /// A proof the database refuses.
-    pub(super) fn lend(
-        &mut self,
-        leaf: u32,
-        proof: &Proof,
-        db: &mut Builder,
-    ) -> Result<Vec<u32>, BookError> {
-        let parent = self.nodes[leaf as usize].parent;
-        if parent == super::NO_PARENT || proof.nodes.len() > LENT_PROOF_NODES {
-            return Ok(Vec::new());
-        }
-        let Some(tree) = ProofTree::read(proof) else {
-            return Ok(Vec::new());
-        };
-        let winner = proof.attacker;
-        let open: Vec<u32> = self.nodes[parent as usize]
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| {
-                c != leaf && matches!(self.nodes[c as usize].status, Status::Open | Status::Tried)
-            })
-            .collect();
-        let mut proved = Vec::new();
-        for c in open {
-            let mut board = self.board(c)?;
-            if board.to_move() != winner || !tree.holds(&mut board, winner) {
-                continue;
-            }
-            // Written as played on this board, and judged again in that form.
-            let Some(played) = tree.as_played(&mut board, winner) else {
-                continue;
-            };
-            if !played.holds(&mut board, winner) {
-                continue;
-            }
-            db.add_proof(&played.written(&board, winner))?;
-            self.nodes[c as usize].status = Status::Won(winner);
-            proved.push(c);
-        }
-        Ok(proved)
-    }
-
     /// A leaf searched without a result, by a search of `spent` nodes: counted, and expanded
     /// below the ply limit.
     pub(super) fn tried(
@@ -392,6 +337,7 @@ mod tests {
     use crate::db::Index;
     use crate::rules::{Rules, Size};
     use crate::solve::Verdict;
+    use crate::threat::ProofTree;
 
     /// A book on the example VCT root with a ply limit of 0, and an empty database.
     fn vct_book_at_ply_limit_0() -> (Book, Builder) {
@@ -645,33 +591,6 @@ mod tests {
             matches!(added, Err(crate::db::DbError::Proof(_))),
             "{added:?}"
         );
-    }
-
-    /// A reply's proof is tried on its siblings: those where it holds are proved without a
-    /// search, and the database of the whole book checks.
-    #[test]
-    fn a_proof_found_for_one_reply_proves_the_siblings_where_it_holds() {
-        let (mut book, mut db) = square_book();
-        let (pool, options) = one_thread(20_000);
-        let (mut lent, mut looked_up, mut twins) = (0, 0, 0);
-        while !book.finished() {
-            let round = book.round(&mut db, &options, &pool).unwrap();
-            lent += round.lent;
-            looked_up += round.looked_up;
-            twins += round.twins;
-        }
-        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
-        let replies = book.nodes[0].children.len() as u64;
-        assert!(lent > replies as usize / 4, "{lent} of {replies}");
-        // The root's search, and one for each reply neither proved by a sibling's proof nor
-        // found in the database nor settled by a twin's search.
-        assert_eq!(
-            book.totals.searches + (lent + looked_up + twins) as u64,
-            1 + replies,
-            "{lent} lent, {looked_up} looked up, {twins} twins"
-        );
-        let report = crate::check::verify::check(&db.finish(), &|_| {});
-        assert!(report.ok, "{:?}", report.errors);
     }
 
     /// `book status` figures of a root just expanded: its open moves, and its positions by ply.
