@@ -91,7 +91,10 @@ impl Book {
                 x.ply == n.ply
                     && x.play == n.play
                     && x.parent != n.parent
-                    && self.nodes[x.parent as usize].play == parent.play
+                    && self
+                        .nodes
+                        .get(x.parent as usize)
+                        .is_some_and(|xp| xp.play == parent.play)
             })
             .collect()
     }

@@ -73,6 +73,18 @@ impl Book {
         self.nodes[node as usize].pn >= INF
     }
 
+    /// Whether a position above `node` is disproved: nothing below it is needed for a proof.
+    pub(super) fn under_disproved(&self, node: u32) -> bool {
+        let mut n = self.nodes[node as usize].parent;
+        while n != NO_PARENT {
+            if self.disproved(n) {
+                return true;
+            }
+            n = self.nodes[n as usize].parent;
+        }
+        false
+    }
+
     /// Roots neither settled nor disproved.
     pub(super) fn open_roots(&self) -> Vec<u32> {
         self.roots

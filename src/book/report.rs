@@ -188,6 +188,7 @@ impl Book {
             searches: c.attempts,
             positions: self.positions(c),
             proof_number: (c.pn < BUSY).then_some(c.pn),
+            disproved: c.pn >= INF,
             closest: closest.and_then(|x| x.play).map(|p| p.to_string()),
             closest_open: closest.map_or(Vec::new(), |x| {
                 x.children
@@ -258,9 +259,11 @@ pub struct OpenChild {
     pub searches: u32,
     /// Book positions under it, itself included.
     pub positions: usize,
-    /// Its proof number (unsettled leaves that must at least be proved), unless a search
-    /// below it is under way.
+    /// Its proof number (unsettled leaves that must at least be proved), unless it is
+    /// disproved or what is left below it is planned for work units (or being searched).
     pub proof_number: Option<u64>,
+    /// Whether the attacker's win is ruled out below it, though its value is not known.
+    pub disproved: bool,
     /// The move below it with the least proof number (the nearest to a proof), if it is
     /// expanded and one is not disproved.
     pub closest: Option<String>,

@@ -184,6 +184,8 @@ impl Book {
                 });
             });
         }
+        // Look-ups and catch-ups above may have settled positions over searches under way.
+        self.call_off_settled(db, searches)?;
         Ok(round)
     }
 
@@ -217,12 +219,23 @@ impl Book {
             searches.waiting.retain(|w| w.1 != job.key);
             self.fold_job(job, db, &mut round)?;
         }
+        self.call_off_settled(db, searches)?;
+        Ok(round)
+    }
+
+    /// Calls off the searches whose leaves need them no more: settled, under a settled or
+    /// disproved position, or whose position the database holds by now.
+    fn call_off_settled(&self, db: &Builder, searches: &Searches) -> Result<(), BookError> {
         for (leaf, _, flag) in &searches.running {
-            if self.nodes[*leaf as usize].status.settled() || self.under_settled(*leaf) {
+            if self.nodes[*leaf as usize].status.settled()
+                || self.under_settled(*leaf)
+                || self.under_disproved(*leaf)
+                || db.stored_winner(&self.board(*leaf)?).is_some()
+            {
                 flag.store(true, Ordering::Relaxed);
             }
         }
-        Ok(round)
+        Ok(())
     }
 
     fn fold_job(&mut self, job: Job, db: &mut Builder, round: &mut Round) -> Result<(), BookError> {
@@ -254,6 +267,11 @@ impl Book {
                 }
             }
             _ if job.cut_short || settled => {}
+            // Proved meanwhile elsewhere (a twin, by a sibling's proof or inside another
+            // proof): settled from the database, not expanded.
+            _ if let Some(w) = db.stored_winner(&job.board) => {
+                self.nodes[leaf as usize].status = Status::Won(w);
+            }
             _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
         }
         let twins = self.settle_twins(leaf, db)?;
@@ -314,5 +332,116 @@ mod tests {
         assert_eq!(book.totals.searches, 3);
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);
+    }
+
+    /// The square grown to two move orders of one position (White o15, Black h12,
+    /// White b15 and White b15, Black h12, White o15), no ply limit.
+    fn transposed() -> (Book, Builder, u32, u32) {
+        let p = |s: &str| s.parse::<crate::rules::Point>().unwrap();
+        let (mut book, db) = book_of(&[crate::book::tests::SQUARE]);
+        book.open(0, &[p("o15"), p("b15")]);
+        let (a, b) = (book.nodes[0].children[0], book.nodes[0].children[1]);
+        for n in [a, b] {
+            book.nodes[n as usize].expanded = true;
+            book.open(n, &[p("h12")]);
+        }
+        let (ax, bx) = (
+            book.nodes[a as usize].children[0],
+            book.nodes[b as usize].children[0],
+        );
+        book.nodes[0].expanded = true;
+        book.nodes[ax as usize].expanded = true;
+        book.nodes[bx as usize].expanded = true;
+        book.open(ax, &[p("b15")]);
+        book.open(bx, &[p("o15")]);
+        let (l1, l2) = (
+            book.nodes[ax as usize].children[0],
+            book.nodes[bx as usize].children[0],
+        );
+        book.recompute();
+        (book, db, l1, l2)
+    }
+
+    /// A leaf whose search fails after the database came to hold its position (here its twin
+    /// was proved by a sibling's proof while it ran) is settled from the database, not
+    /// expanded.
+    #[test]
+    fn a_failed_search_of_a_position_the_database_holds_by_now_settles_it() {
+        let (mut book, mut db, l1, l2) = transposed();
+        // l1 is picked and its search starts.
+        let mut turn = 0;
+        assert_eq!(book.pick_next(&mut turn), Some(l1));
+        let board = book.board(l1).unwrap();
+        let key = board.canonical().key;
+        // Meanwhile l2, the same position, is proved (as `lend` does: a proof in the database,
+        // the leaf won).
+        let solution = crate::solve::solve(
+            &book.board(l2).unwrap(),
+            &crate::solve::SolveOptions::default(),
+            &mut |_| {},
+        );
+        db.add_proof(&solution.proof.expect("Black wins")).unwrap();
+        book.nodes[l2 as usize].status = Status::Won(Color::Black);
+        book.settle_upwards(l2, &mut db).unwrap();
+        assert_eq!(db.stored_winner(&board), Some(Color::Black));
+        // l1's search ends without a result.
+        let (pool, options) = on_threads(1, 10);
+        let _ = pool;
+        let (failed, cut_short) = search(&board, 0, &options);
+        assert!(failed.proof.is_none() && !cut_short);
+        let mut round = Round::default();
+        book.fold_job(
+            Job {
+                node: l1,
+                key,
+                board,
+                solution: failed,
+                cut_short,
+                seconds: 0.0,
+            },
+            &mut db,
+            &mut round,
+        )
+        .unwrap();
+        let n = &book.nodes[l1 as usize];
+        assert_eq!(
+            n.status,
+            Status::Won(Color::Black),
+            "the database holds l1's position, yet l1 is {:?} with {} children",
+            n.status,
+            n.children.len()
+        );
+    }
+
+    /// A search whose leaf `start` itself puts under a settled position (here a sibling found
+    /// in the database settles the root) is called off at once, not left to run out its
+    /// budget.
+    #[test]
+    fn a_search_under_a_position_start_settles_is_called_off() {
+        let p = |s: &str| s.parse::<crate::rules::Point>().unwrap();
+        let (mut book, mut db) = book_of(&[OPEN_THREE]);
+        book.nodes[0].expanded = true;
+        book.open(0, &[p("a15"), p("k8")]);
+        book.recompute();
+        let (m1, m2) = (book.nodes[0].children[0], book.nodes[0].children[1]);
+        // The open four's position is in the database already.
+        let four = book.board(m2).unwrap();
+        let solution =
+            crate::solve::solve(&four, &crate::solve::SolveOptions::default(), &mut |_| {});
+        db.add_proof(&solution.proof.unwrap()).unwrap();
+        let (pool, options) = on_threads(2, 1 << 40);
+        let mut searches = Searches::default();
+        let round = book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(round.looked_up, 1);
+        assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
+        assert_eq!(searches.running.len(), 1);
+        assert_eq!(searches.running[0].0, m1);
+        let called_off = searches.running[0].2.load(Ordering::Relaxed);
+        searches.call_off();
+        book.fold(&mut db, &mut searches).unwrap();
+        assert!(
+            called_off,
+            "the search of a15, under the settled root, runs on after start"
+        );
     }
 }

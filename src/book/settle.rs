@@ -282,4 +282,45 @@ mod tests {
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);
     }
+
+    /// An open move at a root that is disproved (its proof number infinite) is reported as
+    /// disproved, not as planned or being searched.
+    #[test]
+    fn a_disproved_open_move_is_reported_as_disproved() {
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        let rules = Rules::new(crate::rules::Rule::Freestyle, Some(4)).unwrap();
+        let size = Size::square(4).unwrap();
+        let options = PositionOptions {
+            size,
+            rules,
+            to_move: None,
+        };
+        // Black (the attacker) to move at the root.
+        let root_board = parse_position("a1 d4", &options).unwrap();
+        let mut book = Book::new(rules, size);
+        book.add_root("r", &root_board, Color::Black).unwrap();
+        book.nodes[0].expanded = true;
+        book.open(0, &[p("b2"), p("c3")]);
+        let b2 = book.nodes[0].children[0];
+        book.nodes[b2 as usize].expanded = true;
+        book.open(b2, &[p("a2")]);
+        let a2 = book.nodes[b2 as usize].children[0];
+        book.nodes[a2 as usize].status = Status::Draw;
+        book.recompute();
+        assert!(book.disproved(b2) && !book.nodes[b2 as usize].status.settled());
+        let db = Builder::new(rules, size).finish();
+        let report = &book.report(&db)[0];
+        let open = report
+            .open_children
+            .iter()
+            .find(|c| c.play == "b2")
+            .expect("b2 is open");
+        assert!(open.disproved && open.proof_number.is_none(), "{open:?}");
+        let c3 = report
+            .open_children
+            .iter()
+            .find(|c| c.play == "c3")
+            .unwrap();
+        assert!(!c3.disproved && c3.proof_number == Some(1), "{c3:?}");
+    }
 }

@@ -366,9 +366,11 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
                 }
             )?;
             for c in &r.open_children {
-                let number = c.proof_number.map_or("being searched".to_string(), |n| {
-                    format!("proof number {n}")
-                });
+                let number = match c.proof_number {
+                    Some(n) => format!("proof number {n}"),
+                    None if c.disproved => "disproved".to_string(),
+                    None => "planned for work units".to_string(),
+                };
                 let closest = match (&c.closest, c.closest_replies) {
                     (None, _) => String::new(),
                     (Some(m), 0) => format!(", closest {m} (not expanded)"),
@@ -519,6 +521,10 @@ fn grow(
             .book
             .start(&mut opened.db, options, pool, &mut searches)
             .map_err(book_error)?;
+        if searches.running() == 0 && opened.book.finished() {
+            // Settled by look-ups and twins alone.
+            break "every root settled";
+        }
         if searches.running() == 0 && round.looked_up == 0 {
             break "nothing left to search (the rest is planned for work units)";
         }
