@@ -334,40 +334,12 @@ mod tests {
         assert!(report.ok, "{:?}", report.errors);
     }
 
-    /// The square grown to two move orders of one position (White o15, Black h12,
-    /// White b15 and White b15, Black h12, White o15), no ply limit.
-    fn transposed() -> (Book, Builder, u32, u32) {
-        let p = |s: &str| s.parse::<crate::rules::Point>().unwrap();
-        let (mut book, db) = book_of(&[crate::book::tests::SQUARE]);
-        book.open(0, &[p("o15"), p("b15")]);
-        let (a, b) = (book.nodes[0].children[0], book.nodes[0].children[1]);
-        for n in [a, b] {
-            book.nodes[n as usize].expanded = true;
-            book.open(n, &[p("h12")]);
-        }
-        let (ax, bx) = (
-            book.nodes[a as usize].children[0],
-            book.nodes[b as usize].children[0],
-        );
-        book.nodes[0].expanded = true;
-        book.nodes[ax as usize].expanded = true;
-        book.nodes[bx as usize].expanded = true;
-        book.open(ax, &[p("b15")]);
-        book.open(bx, &[p("o15")]);
-        let (l1, l2) = (
-            book.nodes[ax as usize].children[0],
-            book.nodes[bx as usize].children[0],
-        );
-        book.recompute();
-        (book, db, l1, l2)
-    }
-
     /// A leaf whose search fails after the database came to hold its position (here its twin
     /// was proved by a sibling's proof while it ran) is settled from the database, not
     /// expanded.
     #[test]
     fn a_failed_search_of_a_position_the_database_holds_by_now_settles_it() {
-        let (mut book, mut db, l1, l2) = transposed();
+        let (mut book, mut db, l1, l2) = crate::book::twins::tests::transposed(None);
         // l1 is picked and its search starts.
         let mut turn = 0;
         assert_eq!(book.pick_next(&mut turn), Some(l1));

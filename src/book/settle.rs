@@ -175,13 +175,8 @@ mod tests {
     use crate::notation::{PositionOptions, parse_position};
     use crate::rules::{Color, Rules, Size};
 
-    /// A position whose attacker's win is ruled out by a settled child (a draw under a
-    /// defender node) is disproved at once: nothing under it is searched again, a root so
-    /// disproved is done, and an attacker node whose opened moves are all disproved opens its
-    /// next batch.
-    #[test]
-    fn a_disproved_position_is_not_searched_further() {
-        let p = |s: &str| s.parse::<Point>().unwrap();
+    /// A freestyle k = 4 book on 4x4 whose one root is `stones`, Black attacking.
+    fn small_book(stones: &str) -> Book {
         let rules = Rules::new(crate::rules::Rule::Freestyle, Some(4)).unwrap();
         let size = Size::square(4).unwrap();
         let options = PositionOptions {
@@ -189,10 +184,22 @@ mod tests {
             rules,
             to_move: None,
         };
-        // Black (the attacker) has moved: White, the defender, is to move at the root.
-        let root_board = parse_position("a1", &options).unwrap();
+        let root_board = parse_position(stones, &options).unwrap();
         let mut book = Book::new(rules, size);
         assert!(book.add_root("r", &root_board, Color::Black).unwrap());
+        book
+    }
+
+    /// A position whose attacker's win is ruled out by a settled child (a draw under a
+    /// defender node) is disproved at once: nothing under it is searched again, a root so
+    /// disproved is done, and an attacker node whose opened moves are all disproved opens its
+    /// next batch.
+    #[test]
+    fn a_disproved_position_is_not_searched_further() {
+        let p = |s: &str| s.parse::<Point>().unwrap();
+        // Black (the attacker) has moved: White, the defender, is to move at the root.
+        let mut book = small_book("a1");
+        let (rules, size) = (book.rules, book.size);
         let root = book.roots[0].node;
         book.nodes[root as usize].expanded = true;
         book.open(root, &[p("b2"), p("c3")]);
@@ -288,17 +295,9 @@ mod tests {
     #[test]
     fn a_disproved_open_move_is_reported_as_disproved() {
         let p = |s: &str| s.parse::<Point>().unwrap();
-        let rules = Rules::new(crate::rules::Rule::Freestyle, Some(4)).unwrap();
-        let size = Size::square(4).unwrap();
-        let options = PositionOptions {
-            size,
-            rules,
-            to_move: None,
-        };
         // Black (the attacker) to move at the root.
-        let root_board = parse_position("a1 d4", &options).unwrap();
-        let mut book = Book::new(rules, size);
-        book.add_root("r", &root_board, Color::Black).unwrap();
+        let mut book = small_book("a1 d4");
+        let (rules, size) = (book.rules, book.size);
         book.nodes[0].expanded = true;
         book.open(0, &[p("b2"), p("c3")]);
         let b2 = book.nodes[0].children[0];

@@ -99,7 +99,7 @@ impl Book {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::book::tests::{SQUARE, board, on_threads};
     use crate::book::{Book, Searches, Status};
     use crate::db::Builder;
@@ -110,13 +110,13 @@ mod tests {
     }
 
     /// The square, White to move, grown by hand to two move orders of one position: White
-    /// o15, Black h12, White b15, and White b15, Black h12, White o15. Returns the book and
-    /// the two leaves.
-    fn transposed() -> (Book, Builder, u32, u32) {
+    /// o15, Black h12, White b15, and White b15, Black h12, White o15, with `max_ply`.
+    /// Returns the book and the two leaves.
+    pub(in crate::book) fn transposed(max_ply: Option<u32>) -> (Book, Builder, u32, u32) {
         let mut book = Book::new(Rules::renju(), Size::STANDARD);
         book.add_root("square", &board(SQUARE), Color::Black)
             .unwrap();
-        book.settings.max_ply = Some(3);
+        book.settings.max_ply = max_ply;
         book.open(0, &[p("o15"), p("b15")]);
         let (a, b) = (book.nodes[0].children[0], book.nodes[0].children[1]);
         for n in [a, b] {
@@ -145,7 +145,7 @@ mod tests {
     /// without a search; a proof at one leaf settles its twin from the database.
     #[test]
     fn a_twins_searches_count_for_the_leaf_and_its_proof_settles_it() {
-        let (mut book, mut db, l1, l2) = transposed();
+        let (mut book, mut db, l1, l2) = transposed(Some(3));
         let key = book.position_key(l1).unwrap();
         assert_eq!(book.position_key(l2).unwrap(), key);
         let board = book.board(l1).unwrap();
@@ -181,7 +181,7 @@ mod tests {
     /// its result.
     #[test]
     fn a_twin_picked_while_its_position_is_searched_waits_for_that_search() {
-        let (mut book, mut db, l1, l2) = transposed();
+        let (mut book, mut db, l1, l2) = transposed(Some(3));
         let (pool, options) = on_threads(2, 2000);
         let mut searches = Searches::default();
         book.start(&mut db, &options, &pool, &mut searches).unwrap();
