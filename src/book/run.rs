@@ -274,7 +274,7 @@ impl Book {
             }
             _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
         }
-        let twins = self.settle_twins(leaf, db)?;
+        let twins = self.settle_twins(leaf, job.key, db)?;
         round.twins += twins.len();
         proved.extend(twins);
         for node in proved {

@@ -54,10 +54,9 @@ impl Book {
         Ok(())
     }
 
-    /// The other unsettled leaves with `node`'s position, not being searched nor under a
-    /// settled position.
-    fn free_twins(&mut self, node: u32) -> Result<Vec<u32>, BookError> {
-        let key = self.position_key(node)?;
+    /// The other unsettled leaves with `node`'s position (key `key`), not being searched nor
+    /// under a settled position.
+    fn free_twins(&mut self, node: u32, key: u64) -> Result<Vec<u32>, BookError> {
         let same = self.keys()?.get(&key).cloned().unwrap_or_default();
         Ok(same
             .into_iter()
@@ -72,11 +71,16 @@ impl Book {
             .collect())
     }
 
-    /// After `leaf`'s search: settles its twins whose position the database now holds.
+    /// After `leaf`'s search (its position's key `key`): settles its twins whose position the database now holds.
     /// Returns them.
-    pub(super) fn settle_twins(&mut self, leaf: u32, db: &Builder) -> Result<Vec<u32>, BookError> {
+    pub(super) fn settle_twins(
+        &mut self,
+        leaf: u32,
+        key: u64,
+        db: &Builder,
+    ) -> Result<Vec<u32>, BookError> {
         let mut settled = Vec::new();
-        for t in self.free_twins(leaf)? {
+        for t in self.free_twins(leaf, key)? {
             if let Some(w) = db.stored_winner(&self.board(t)?) {
                 self.nodes[t as usize].status = super::Status::Won(w);
                 settled.push(t);
@@ -173,7 +177,7 @@ pub(super) mod tests {
         db.add_proof(&solution.proof.expect("the square wins for Black"))
             .unwrap();
         book.nodes[l1 as usize].status = Status::Won(Color::Black);
-        assert_eq!(book.settle_twins(l1, &db).unwrap(), vec![l2]);
+        assert_eq!(book.settle_twins(l1, key, &db).unwrap(), vec![l2]);
         assert_eq!(book.nodes[l2 as usize].status, Status::Won(Color::Black));
     }
 
