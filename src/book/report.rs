@@ -183,6 +183,14 @@ impl Book {
             .map(|&x| &self.nodes[x as usize])
             .filter(|x| !x.status.settled() && x.pn < INF)
             .min_by_key(|x| x.pn);
+        let open: Vec<(String, u32)> = closest.map_or(Vec::new(), |x| {
+            x.children
+                .iter()
+                .map(|&y| &self.nodes[y as usize])
+                .filter(|y| !y.status.settled())
+                .filter_map(|y| y.play.map(|p| (p.to_string(), y.attempts)))
+                .collect()
+        });
         OpenChild {
             play: c.play.map(|p| p.to_string()).unwrap_or_default(),
             searches: c.attempts,
@@ -190,14 +198,8 @@ impl Book {
             proof_number: (c.pn < BUSY).then_some(c.pn),
             disproved: c.pn >= INF,
             closest: closest.and_then(|x| x.play).map(|p| p.to_string()),
-            closest_open: closest.map_or(Vec::new(), |x| {
-                x.children
-                    .iter()
-                    .map(|&y| &self.nodes[y as usize])
-                    .filter(|y| !y.status.settled())
-                    .filter_map(|y| y.play.map(|p| p.to_string()))
-                    .collect()
-            }),
+            closest_open: open.iter().map(|(m, _)| m.clone()).collect(),
+            closest_searches: open.iter().map(|&(_, s)| s).collect(),
             closest_replies: closest.map_or(0, |x| x.children.len()),
         }
     }
@@ -269,6 +271,8 @@ pub struct OpenChild {
     pub closest: Option<String>,
     /// The replies to `closest` in the book not settled yet.
     pub closest_open: Vec<String>,
+    /// Searches without a result of each of `closest_open`, in its order.
+    pub closest_searches: Vec<u32>,
     /// The replies to `closest` in the book.
     pub closest_replies: usize,
 }

@@ -677,14 +677,21 @@ mod tests {
                     .unwrap();
                 assert!(open.iter().all(|x| x.pn >= closest.pn));
                 assert_eq!(c.closest_replies, closest.children.len());
-                let unsettled: Vec<String> = closest
+                let unsettled: Vec<(String, u32)> = closest
                     .children
                     .iter()
                     .map(|&y| &book.nodes[y as usize])
                     .filter(|y| !y.status.settled())
-                    .map(|y| y.play.unwrap().to_string())
+                    .map(|y| (y.play.unwrap().to_string(), y.attempts))
                     .collect();
-                assert_eq!(c.closest_open, unsettled);
+                let reported: Vec<(String, u32)> = c
+                    .closest_open
+                    .iter()
+                    .cloned()
+                    .zip(c.closest_searches.iter().copied())
+                    .collect();
+                assert_eq!(c.closest_open.len(), c.closest_searches.len());
+                assert_eq!(reported, unsettled);
                 seen += usize::from(c.closest_replies > 0);
             }
         }

@@ -377,7 +377,13 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
                     (Some(m), n) => {
                         let open = &c.closest_open;
                         let named = if open.len() <= 5 {
-                            format!(": {}", open.join(" "))
+                            let searched: Vec<String> =
+                                c.closest_searches.iter().map(u32::to_string).collect();
+                            format!(
+                                ": {}; searched {} times",
+                                open.join(" "),
+                                searched.join(", ")
+                            )
                         } else {
                             String::new()
                         };
