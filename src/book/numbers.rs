@@ -75,9 +75,14 @@ impl Book {
 
     /// Whether a position above `node` is disproved: nothing below it is needed for a proof.
     pub(super) fn under_disproved(&self, node: u32) -> bool {
+        self.any_above(node, Book::disproved)
+    }
+
+    /// Whether `test` holds for a position above `node` (its parent, or one above that).
+    pub(super) fn any_above(&self, node: u32, test: impl Fn(&Book, u32) -> bool) -> bool {
         let mut n = self.nodes[node as usize].parent;
         while n != NO_PARENT {
-            if self.disproved(n) {
+            if test(self, n) {
                 return true;
             }
             n = self.nodes[n as usize].parent;

@@ -143,14 +143,7 @@ impl Book {
 
     /// Whether a position above `node` is settled.
     pub(super) fn under_settled(&self, node: u32) -> bool {
-        let mut n = self.nodes[node as usize].parent;
-        while n != super::NO_PARENT {
-            if self.nodes[n as usize].status.settled() {
-                return true;
-            }
-            n = self.nodes[n as usize].parent;
-        }
-        false
+        self.any_above(node, |b, n| b.nodes[n as usize].status.settled())
     }
 
     /// Opens `leaf`'s children: the replies that break the other side's certificate (its VCF,
