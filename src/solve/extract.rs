@@ -87,7 +87,7 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
         return Ok(None);
     }
     let budget = p.vct_nodes.saturating_mul(EXTRACTION_VCT_SHARE);
-    Ok(p.vct_within(budget, false, true)?.1)
+    Ok(p.vct_within(budget, super::leaves::VctRun::Leaf, true)?.1)
 }
 
 /// Reads the proof of a proved root out of `prover`'s table.

@@ -8,9 +8,21 @@ use crate::rules::Point;
 use crate::threat::{Limits, ProofTree, Stopped, VctOptions, VctTable, prove_vct};
 
 use super::{
-    BORROWED_BYTES, Entry, LENT_SUBTREE_NODES, Move, NEAR_ROOT_PLIES, PASS_SHARE_NEAR_ROOT, Prover,
-    TREE_NODE_BYTES, VCT_THREAT_FOURS,
+    BORROWED_BYTES, Entry, LENT_SUBTREE_NODES, Move, NARROW_AFTER, NARROW_DEPTHS, NARROW_SHARE,
+    NARROW_THREAT_FOURS, NEAR_ROOT_PLIES, NarrowVct, PASS_SHARE_NEAR_ROOT, Prover, TREE_NODE_BYTES,
+    VCT_THREAT_FOURS,
 };
+
+/// Which VCT search [`Prover::vct_within`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum VctRun {
+    /// A leaf's, from the leaf table.
+    Leaf,
+    /// The root's, going on from its last round.
+    Root,
+    /// The narrow one beside the root's, going on from its last round at its depth bound.
+    Narrow,
+}
 
 impl<'a> Prover<'a> {
     /// The attacker's VCT (the attacker to move): whether it wins, and with `tree`, its
@@ -24,46 +36,97 @@ impl<'a> Prover<'a> {
             let found = self.root_vct_tree.as_ref();
             return Ok((found.is_some(), found.filter(|_| tree).cloned()));
         }
-        self.vct_within(self.vct_nodes, false, tree)
+        self.vct_within(self.vct_nodes, VctRun::Leaf, tree)
             .map(|(won, tree, _)| (won, tree))
     }
 
     /// One round of the root's VCT search, `budget` more nodes from where the last round
-    /// stopped; a win proves the root, and its proof tree is kept for the proof.
+    /// stopped; once its own rounds have searched [`NARROW_AFTER`] nodes without an answer,
+    /// a [`NARROW_SHARE`] part of each round goes to the narrow VCT beside it, while that
+    /// runs. A win proves the root, and its proof tree is kept for the proof.
     pub(super) fn root_vct_round(&mut self, budget: u64) {
         if !self.root_vct_open {
             return;
         }
-        match self.vct_within(budget, true, true) {
-            Ok((true, Some(tree), _)) => {
-                self.root_vct_open = false;
-                self.root_vct_tree = Some(tree);
-                self.root_vct = VctTable::default();
-                let key = self.board.canonical().key;
-                self.store(key, Entry::PROVED);
-            }
-            // No VCT at all: a larger budget would not find one.
+        let narrow = if self.root_narrow.is_some() && self.root_vct_nodes >= NARROW_AFTER {
+            budget / NARROW_SHARE
+        } else {
+            0
+        };
+        let before = self.nodes;
+        let wide = self.vct_within(budget - narrow, VctRun::Root, true);
+        self.root_vct_nodes += self.nodes - before;
+        match wide {
+            Ok((true, Some(tree), _)) => return self.root_vct_found(tree),
+            // No VCT at all: a larger budget would not find one, nor would a narrower search.
             Ok((false, _, true)) => {
                 self.root_vct_open = false;
                 self.root_vct = VctTable::default();
+                self.root_narrow = None;
+                return;
             }
             // Not yet, or won but the tree not rebuilt within the budget: the next round goes
             // on.
             Ok(_) => {}
-            Err(Stopped) => self.stopped = true,
+            Err(Stopped) => {
+                self.stopped = true;
+                return;
+            }
+        }
+        if narrow > 0 {
+            self.narrow_round(narrow);
         }
     }
 
+    /// One round of the narrow VCT: `budget` more nodes at its depth bound; a bound searched
+    /// to the end without a win gives way to the next (with what is left of the round), until
+    /// the last.
+    pub(super) fn narrow_round(&mut self, mut budget: u64) {
+        while budget > 0 && self.root_vct_open {
+            let Some(depth) = self.root_narrow.as_ref().map(|n| n.depth) else {
+                return;
+            };
+            let before = self.nodes;
+            match self.vct_within(budget, VctRun::Narrow, true) {
+                Ok((true, Some(tree), _)) => self.root_vct_found(tree),
+                Ok((false, _, true)) => {
+                    let (_, step, last) = NARROW_DEPTHS;
+                    self.root_narrow = (depth + step <= last).then(|| NarrowVct {
+                        depth: depth + step,
+                        table: VctTable::default(),
+                    });
+                    budget = budget.saturating_sub(self.nodes - before);
+                }
+                Ok(_) => return,
+                Err(Stopped) => {
+                    self.stopped = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The root's VCT, found by a round: it proves the root, and its tree is kept for the
+    /// proof.
+    fn root_vct_found(&mut self, tree: ProofTree) {
+        self.root_vct_open = false;
+        self.root_vct_tree = Some(tree);
+        self.root_vct = VctTable::default();
+        self.root_narrow = None;
+        let key = self.board.canonical().key;
+        self.store(key, Entry::PROVED);
+    }
+
     /// The attacker's VCT within `budget` nodes: whether it wins, its proof (with `tree`),
-    /// and whether the threat space was searched to the end without a win. With `resume`, the
-    /// root's search goes on from its last round; otherwise the search starts from the leaf
-    /// table, whose proved and disproved entries are facts about their positions (threats
-    /// only add stones, so the threat space below a position does not depend on the path to
-    /// it), and whose open ones are estimates the search corrects.
+    /// and whether the threat space was searched to the end without a win. The root's
+    /// searches ([`VctRun::Root`], [`VctRun::Narrow`]) go on from their last rounds; a leaf's
+    /// starts from the leaf table, whose proved and disproved entries are facts about their
+    /// positions (threats only add stones, so the threat space below a position does not
+    /// depend on the path to it), and whose open ones are estimates the search corrects.
     pub(super) fn vct_within(
         &mut self,
         mut budget: u64,
-        resume: bool,
+        run: VctRun,
         tree: bool,
     ) -> Result<(bool, Option<ProofTree>, bool), Stopped> {
         if let Some(n) = self.limits.nodes {
@@ -72,14 +135,32 @@ impl<'a> Prover<'a> {
         if budget == 0 {
             return Ok((false, None, false));
         }
-        let (table, entries) = if resume {
-            (&mut self.root_vct, self.root_vct_entries)
-        } else {
-            (&mut self.leaf_vct, self.leaf_vct_entries)
+        let (table, entries, threat_fours, max_depth) = match run {
+            VctRun::Leaf => (
+                &mut self.leaf_vct,
+                self.leaf_vct_entries,
+                VCT_THREAT_FOURS,
+                None,
+            ),
+            VctRun::Root => (
+                &mut self.root_vct,
+                self.root_vct_entries,
+                VCT_THREAT_FOURS,
+                None,
+            ),
+            VctRun::Narrow => match &mut self.root_narrow {
+                Some(n) => (
+                    &mut n.table,
+                    self.root_vct_entries,
+                    NARROW_THREAT_FOURS,
+                    Some(n.depth),
+                ),
+                None => return Ok((false, None, false)),
+            },
         };
         let options = VctOptions {
-            max_depth: None,
-            threat_fours: Some(VCT_THREAT_FOURS),
+            max_depth,
+            threat_fours: Some(threat_fours),
             limits: Limits {
                 nodes: Some(budget),
                 ..self.limits.clone()
@@ -117,7 +198,7 @@ impl<'a> Prover<'a> {
             Some(tree) => tree,
             None => {
                 let budget = self.pass_budget();
-                let (true, Some(tree), _) = self.vct_within(budget, false, true)? else {
+                let (true, Some(tree), _) = self.vct_within(budget, VctRun::Leaf, true)? else {
                     return Ok(None);
                 };
                 let tree = Arc::new(tree);

@@ -112,6 +112,19 @@ const PASS_SHARE_NEAR_ROOT: u64 = 16;
 const LENT_SUBTREE_NODES: usize = 1000;
 /// A VCT leaf counts a move as a threat only if its certificate has at most this many fours.
 const VCT_THREAT_FOURS: u32 = 3;
+/// Beside the root's VCT, a narrow one: a move counts as a threat only if its certificate
+/// has this many fours at most, and the lines are bounded in depth, deepened in turn (see
+/// [`NarrowVct`]).
+const NARROW_THREAT_FOURS: u32 = 1;
+/// The narrow VCT's first depth bound (attacker moves, the five included), its step, and its
+/// last: past it, only the root's own VCT goes on.
+const NARROW_DEPTHS: (u32, u32, u32) = (4, 2, 10);
+/// Of each round of the root's VCT, the narrow one gets this fraction (one in so many
+/// nodes), while it runs.
+const NARROW_SHARE: u64 = 2;
+/// The narrow VCT starts once the root's own VCT rounds have searched this many nodes: the
+/// positions that VCT answers sooner pay nothing for it (`BENCHMARKS.md`).
+const NARROW_AFTER: u64 = 4_000_000;
 
 /// A proof or disproof number at or above this is infinite: the node is settled.
 pub const INFINITE: u32 = INF;
@@ -264,6 +277,10 @@ struct Prover<'a> {
     root_vct: VctTable,
     /// The root's VCT proof, once a round found one.
     root_vct_tree: Option<ProofTree>,
+    /// The narrow VCT beside the root's, while it runs.
+    root_narrow: Option<NarrowVct>,
+    /// Nodes the root's own VCT rounds have searched.
+    root_vct_nodes: u64,
     /// The table every VCT search below the root starts from and leaves its entries in: a
     /// proved or disproved entry is a fact about its position, whichever search stored it, so
     /// a leaf search reuses what earlier ones found on the positions their threats share.
@@ -293,6 +310,22 @@ struct Prover<'a> {
     vcf_bytes: usize,
     /// Threads the other search, running side by side, is done with (main worker only).
     spare: Option<Arc<AtomicUsize>>,
+}
+
+/// The root's narrow VCT: threats whose certificates have at most [`NARROW_THREAT_FOURS`]
+/// fours, lines of at most `depth` attacker moves. A win it finds is a VCT of the root's
+/// own search too (its threats are among those, and a line within the bound is a line), so
+/// it proves the root the same way; it costs a share of the root's VCT rounds and prunes
+/// nothing. Where the threats that win are few and their lines short, the bounded search
+/// finds them long before the unbounded one, which wanders down long lines first
+/// (`bench_vct_unstable`: one four and 10 attacker moves, 12.3M nodes; the root's own search
+/// is still open after 75M).
+struct NarrowVct {
+    /// The depth bound of the search under way.
+    depth: u32,
+    /// Its table: entries are keyed by the depth left, but say nothing for another
+    /// threat bound, so the table is the narrow search's own.
+    table: VctTable,
 }
 
 /// Whether a node's numbers settle it: `Some(true)` proved, `Some(false)` disproved.

@@ -9,7 +9,10 @@ use crate::rules::{Board, Color, Point};
 use crate::threat::{Line, Stopped, VcfSearch, VcfTable, VctTable};
 
 use super::table::{Stored, Table};
-use super::{DEFAULT_MEMORY_MB, DEFAULT_VCT_NODES, Entry, Prover, SolveOptions, VCT_ENTRY_BYTES};
+use super::{
+    DEFAULT_MEMORY_MB, DEFAULT_VCT_NODES, Entry, NARROW_DEPTHS, NarrowVct, Prover, SolveOptions,
+    VCT_ENTRY_BYTES,
+};
 
 impl<'a> Prover<'a> {
     /// The main worker of a search for `attacker`, with `threads - 1` helpers, in `1 / share`
@@ -29,9 +32,18 @@ impl<'a> Prover<'a> {
         // Half the share for the shared proof table; a quarter for the VCF tables, one per
         // thread; a quarter for the VCT searches, in equal parts: each thread's table of leaf
         // searches, and the main thread's root VCT rounds (they need about a million entries
-        // on the larger quintet positions).
+        // on the larger quintet positions). Where the root is the attacker's (outside full width),
+        // its narrow VCT gets as many entries as the root's own, out of the proof table's half.
         let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
         let leaf_vct_entries = (vct_share / (most + 1)).max(1024);
+        let root_vct_entries = vct_share.saturating_sub(most * leaf_vct_entries).max(1024);
+        let narrow = board.to_move() == attacker && vct_nodes > 0 && !options.full_width;
+        let narrow_bytes = if narrow {
+            root_vct_entries * VCT_ENTRY_BYTES
+        } else {
+            0
+        };
+        let table_bound = (bound - bound / 4 - bound / 4).saturating_sub(narrow_bytes);
         let mut main = Prover {
             board: board.clone(),
             attacker,
@@ -42,9 +54,14 @@ impl<'a> Prover<'a> {
             root_vct_open: board.to_move() == attacker && vct_nodes > 0,
             root_vct: VctTable::default(),
             root_vct_tree: None,
+            root_narrow: narrow.then(|| NarrowVct {
+                depth: NARROW_DEPTHS.0,
+                table: VctTable::default(),
+            }),
+            root_vct_nodes: 0,
             leaf_vct: VctTable::default(),
-            table: Arc::new(Table::new(bound - bound / 4 - bound / 4, threads > 1)),
-            root_vct_entries: vct_share.saturating_sub(most * leaf_vct_entries).max(1024),
+            table: Arc::new(Table::new(table_bound, threads > 1)),
+            root_vct_entries,
             leaf_vct_entries,
             vcf_bytes: bound / 4 / most,
             vcf_table: VcfTable::within_bytes(bound / 4 / most),
@@ -76,6 +93,8 @@ impl<'a> Prover<'a> {
             root_vct_open: false,
             root_vct: VctTable::default(),
             root_vct_tree: None,
+            root_narrow: None,
+            root_vct_nodes: 0,
             leaf_vct: VctTable::default(),
             table: self.table.clone(),
             root_vct_entries: 0,

@@ -204,3 +204,79 @@ fn a_leaf_vct_reuses_what_an_earlier_one_found() {
         cold.nodes
     );
 }
+
+/// A quintet case's board (`tests/data/threats/quintet.jsonl`), its attacker to move, and the
+/// attacker.
+fn quintet_case(id: &str) -> (Board, Color) {
+    let line = include_str!("../../tests/data/threats/quintet.jsonl")
+        .lines()
+        .find(|l| l.contains(&format!("\"id\": \"{id}\"")))
+        .expect("the case");
+    let case: serde_json::Value = serde_json::from_str(line).unwrap();
+    let attacker: Color = case["attacker"].as_str().unwrap().parse().unwrap();
+    let rows: Vec<&str> = case["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    (position(&rows.join("\n"), attacker), attacker)
+}
+
+/// The narrow VCT at the root: on quintet's `test_vct_dual_forbiddens` no line of at most 4
+/// White moves wins with one-four threats, and one of 6 does. A round searches the first
+/// bound to its end, takes the next with what is left, and its win proves the root: the
+/// root's VCT proof is the narrow search's, and it holds.
+#[test]
+fn the_narrow_vct_deepens_its_bound_and_its_win_proves_the_root() {
+    let (board, white) = quintet_case("quintet/test_vct_dual_forbiddens");
+    let options = SolveOptions::default();
+    let mut p = prover(&board, white, &options);
+    assert_eq!(
+        p.root_narrow.as_ref().map(|n| n.depth),
+        Some(NARROW_DEPTHS.0)
+    );
+    p.narrow_round(100_000);
+    assert!(!p.root_vct_open);
+    assert!(p.root_narrow.is_none());
+    let tree = p.root_vct_tree.clone().expect("the narrow search's proof");
+    assert!(tree.holds(&mut p.board.clone(), white));
+    assert!(p.table.proved(p.board.canonical().key));
+    assert_eq!(p.root_vct_nodes, 0, "the root's own VCT did not run");
+}
+
+/// Where no narrow line wins up to the last bound (quintet's `test_vct_fukumi_move`, whose VCT
+/// needs threats of more fours), the narrow search gives way and the root's own VCT goes on;
+/// the root's rounds then give it their whole budget and find the VCT.
+#[test]
+fn the_narrow_vct_gives_way_after_its_last_bound() {
+    let (board, black) = quintet_case("quintet/test_vct_fukumi_move");
+    let options = SolveOptions::default();
+    let mut p = prover(&board, black, &options);
+    p.narrow_round(1_000_000);
+    assert!(p.root_narrow.is_none());
+    assert!(p.root_vct_open && p.root_vct_tree.is_none());
+    p.root_vct_nodes = NARROW_AFTER;
+    p.root_vct_round(1_000_000);
+    let tree = p.root_vct_tree.clone().expect("the root's own VCT");
+    assert!(tree.holds(&mut p.board.clone(), black));
+}
+
+/// Before the root's own VCT has searched [`NARROW_AFTER`] nodes, its rounds are all its own:
+/// the narrow search waits at its first bound.
+#[test]
+fn the_narrow_vct_waits_for_the_roots_own_to_search_first() {
+    let (board, white) = quintet_case("quintet/test_vct_dual_forbiddens");
+    let options = SolveOptions::default();
+    let mut p = prover(&board, white, &options);
+    p.root_vct_round(50);
+    assert!(p.root_vct_nodes > 0 && p.root_vct_nodes < NARROW_AFTER);
+    assert_eq!(
+        p.nodes, p.root_vct_nodes,
+        "every node was the root's own VCT's"
+    );
+    assert_eq!(
+        p.root_narrow.as_ref().map(|n| n.depth),
+        Some(NARROW_DEPTHS.0)
+    );
+}
