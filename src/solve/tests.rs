@@ -208,19 +208,11 @@ fn a_leaf_vct_reuses_what_an_earlier_one_found() {
 /// A quintet case's board (`tests/data/threats/quintet.jsonl`), its attacker to move, and the
 /// attacker.
 fn quintet_case(id: &str) -> (Board, Color) {
-    let line = include_str!("../../tests/data/threats/quintet.jsonl")
-        .lines()
-        .find(|l| l.contains(&format!("\"id\": \"{id}\"")))
+    let (case, diagram) = crate::threat::quintet_cases()
+        .find(|(c, _)| c["id"] == id)
         .expect("the case");
-    let case: serde_json::Value = serde_json::from_str(line).unwrap();
     let attacker: Color = case["attacker"].as_str().unwrap().parse().unwrap();
-    let rows: Vec<&str> = case["board"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
-    (position(&rows.join("\n"), attacker), attacker)
+    (position(&diagram, attacker), attacker)
 }
 
 /// The narrow VCT at the root: on quintet's `test_vct_dual_forbiddens` no line of at most 4

@@ -200,6 +200,24 @@ impl Limits {
     }
 }
 
+/// quintet's cases (`tests/data/threats/quintet.jsonl`), each with its board as a diagram.
+#[cfg(test)]
+pub(crate) fn quintet_cases() -> impl Iterator<Item = (serde_json::Value, String)> {
+    include_str!("../../tests/data/threats/quintet.jsonl")
+        .lines()
+        .map(|line| {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let rows: Vec<&str> = case["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            let diagram = rows.join("\n");
+            (case, diagram)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

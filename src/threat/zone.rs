@@ -342,20 +342,9 @@ mod tests {
     fn replies_outside_the_sensitive_points_leave_the_line_winning() {
         use crate::notation::{PositionOptions, parse_diagram};
 
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/threats/quintet.jsonl"
-        );
         let (mut lines, mut replies) = (0, 0);
-        for case in std::fs::read_to_string(path).unwrap().lines() {
-            let case: serde_json::Value = serde_json::from_str(case).unwrap();
-            let rows: Vec<&str> = case["board"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r.as_str().unwrap())
-                .collect();
-            let mut board = parse_diagram(&rows.join("\n"), &PositionOptions::default()).unwrap();
+        for (case, diagram) in crate::threat::quintet_cases() {
+            let mut board = parse_diagram(&diagram, &PositionOptions::default()).unwrap();
             let mut positions = vec![board.clone()];
             for m in case["expect_solution"].as_array().into_iter().flatten() {
                 let m: Point = m.as_str().unwrap().to_lowercase().parse().unwrap();
