@@ -183,14 +183,14 @@ impl Book {
             .map(|&x| &self.nodes[x as usize])
             .filter(|x| !x.status.settled() && x.pn < INF)
             .min_by_key(|x| x.pn);
-        let open: Vec<(String, u32)> = closest.map_or(Vec::new(), |x| {
-            x.children
-                .iter()
-                .map(|&y| &self.nodes[y as usize])
-                .filter(|y| !y.status.settled())
-                .filter_map(|y| y.play.map(|p| (p.to_string(), y.attempts)))
-                .collect()
-        });
+        // The replies to `closest` not settled yet, with their searches without a result.
+        let (closest_open, closest_searches): (Vec<String>, Vec<u32>) = closest
+            .into_iter()
+            .flat_map(|x| &x.children)
+            .map(|&y| &self.nodes[y as usize])
+            .filter(|y| !y.status.settled())
+            .filter_map(|y| y.play.map(|p| (p.to_string(), y.attempts)))
+            .unzip();
         OpenChild {
             play: c.play.map(|p| p.to_string()).unwrap_or_default(),
             searches: c.attempts,
@@ -198,8 +198,8 @@ impl Book {
             proof_number: (c.pn < BUSY).then_some(c.pn),
             disproved: c.pn >= INF,
             closest: closest.and_then(|x| x.play).map(|p| p.to_string()),
-            closest_open: open.iter().map(|(m, _)| m.clone()).collect(),
-            closest_searches: open.iter().map(|&(_, s)| s).collect(),
+            closest_open,
+            closest_searches,
             closest_replies: closest.map_or(0, |x| x.children.len()),
         }
     }

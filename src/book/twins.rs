@@ -71,8 +71,8 @@ impl Book {
             .collect())
     }
 
-    /// After `leaf`'s search (its position's key `key`): settles its twins whose position the database now holds.
-    /// Returns them.
+    /// After `leaf`'s search (its position's key `key`): settles its twins whose position the
+    /// database now holds. Returns them.
     pub(super) fn settle_twins(
         &mut self,
         leaf: u32,

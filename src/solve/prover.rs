@@ -32,12 +32,14 @@ impl<'a> Prover<'a> {
         // Half the share for the shared proof table; a quarter for the VCF tables, one per
         // thread; a quarter for the VCT searches, in equal parts: each thread's table of leaf
         // searches, and the main thread's root VCT rounds (they need about a million entries
-        // on the larger quintet positions). Where the root is the attacker's (outside full width),
-        // its narrow VCT gets as many entries as the root's own, out of the proof table's half.
+        // on the larger quintet positions). Where the root is the attacker's (outside full
+        // width), its narrow VCT gets as many entries as the root's own, out of the proof
+        // table's half.
         let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
         let leaf_vct_entries = (vct_share / (most + 1)).max(1024);
         let root_vct_entries = vct_share.saturating_sub(most * leaf_vct_entries).max(1024);
-        let narrow = board.to_move() == attacker && vct_nodes > 0 && !options.full_width;
+        let root_vct = board.to_move() == attacker && vct_nodes > 0;
+        let narrow = root_vct && !options.full_width;
         let narrow_bytes = if narrow {
             root_vct_entries * VCT_ENTRY_BYTES
         } else {
@@ -51,7 +53,7 @@ impl<'a> Prover<'a> {
             limits: &options.limits,
             root_stones: board.moves().len(),
             vct_nodes,
-            root_vct_open: board.to_move() == attacker && vct_nodes > 0,
+            root_vct_open: root_vct,
             root_vct: VctTable::default(),
             root_vct_tree: None,
             root_narrow: narrow.then(|| NarrowVct {
