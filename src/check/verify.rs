@@ -113,10 +113,10 @@ struct Walk<'a> {
     rule: Rule,
     checked: &'a AtomicUsize,
     /// (node, orientation, position) already verified outside certificates.
-    seen: &'a Mutex<HashSet<(u32, u128)>>,
+    seen: &'a Mutex<HashSet<Key>>,
     /// Inside certificates: (node, orientation, position, level) verified, with the zone, or
     /// `None` where it failed.
-    zones: &'a Mutex<HashMap<(u32, u128), Option<Zone>>>,
+    zones: &'a Mutex<HashMap<Key, Option<Zone>>>,
     problems: &'a Mutex<(usize, Vec<Problem>)>,
     progress: &'a (dyn Fn(usize) + Sync),
 }
@@ -182,8 +182,14 @@ fn other(s: u8) -> u8 {
     if s == BLACK { WHITE } else { BLACK }
 }
 
+/// What a node is verified under: its index and a fingerprint of where ([`Walk::key`]). The
+/// fingerprint's halves are kept as two `u64`s, not a `u128`, whose 16-byte alignment would
+/// pad the key from 24 bytes to 32: the set of keys seen is the checker's largest table
+/// (3.7M keys for Kagetsu's book).
+type Key = (u32, [u64; 2]);
+
 /// A 128-bit fingerprint of a grid and `extra`, from two differently seeded hashes.
-fn fingerprint(grid: &Grid, extra: u64) -> u128 {
+fn fingerprint(grid: &Grid, extra: u64) -> [u64; 2] {
     let half = |seed: u64| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         h.write_u64(seed);
@@ -191,7 +197,7 @@ fn fingerprint(grid: &Grid, extra: u64) -> u128 {
         h.write(&grid.cells);
         h.finish()
     };
-    u128::from(half(0x5bd1_e995)) << 64 | u128::from(half(0x9e37_79b9))
+    [half(0x5bd1_e995), half(0x9e37_79b9)]
 }
 
 impl Walk<'_> {
@@ -309,7 +315,7 @@ impl Walk<'_> {
     /// The key a node is verified under at `at`. A node verified for one attacker proves
     /// nothing for the other: the attacker is part of what was verified, with the position,
     /// the side to move, the orientation and the level.
-    fn key(&self, n: u32, at: &At) -> (u32, u128) {
+    fn key(&self, n: u32, at: &At) -> Key {
         let extra = u64::from(at.replayed) << 56
             | (at.level as u64) << 24
             | u64::from(self.attacker) << 16
@@ -320,7 +326,7 @@ impl Walk<'_> {
 
     /// Whether a node is met for the first time under `key` outside certificates (and so is
     /// to be verified); marks it seen.
-    fn first_visit(&self, key: (u32, u128)) -> bool {
+    fn first_visit(&self, key: Key) -> bool {
         self.seen
             .lock()
             .expect("no thread panics holding the lock")
