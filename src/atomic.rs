@@ -43,10 +43,7 @@ pub fn directory_of(path: &Path) -> &Path {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let path = &*target(path);
     let dir = directory_of(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".renju-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = temporary_for(path)?;
     tmp.write_all(bytes)?;
     // The temporary file is private (0600); the file written gets the permissions of the one
     // it replaces, or those of an ordinary new file.
@@ -64,6 +61,54 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Random characters in a temporary file's name.
+const TEMPORARY_RANDOM: usize = 6;
+
+/// The start of the names of the temporary files written for `path`: `.renju-NAME.`, then
+/// [`TEMPORARY_RANDOM`] random characters and `.tmp`.
+fn temporary_prefix(path: &Path) -> std::ffi::OsString {
+    let mut prefix = std::ffi::OsString::from(".renju-");
+    prefix.push(path.file_name().unwrap_or_default());
+    prefix.push(".");
+    prefix
+}
+
+/// A new temporary file beside `path` (the target, links followed), for writing it.
+fn temporary_for(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(&temporary_prefix(path))
+        .rand_bytes(TEMPORARY_RANDOM)
+        .suffix(".tmp")
+        .tempfile_in(directory_of(path))
+}
+
+/// Removes the temporary files a write to `path` left behind when its process was killed
+/// between creating and renaming them. Only for a caller holding `path`'s update lock (see
+/// [`lock_for_update`]): every writer of such a file holds it, so no write of `path` is under
+/// way. Temporary files of other files are left alone, even those whose names start with
+/// `path`'s. Errors are ignored: a leftover that stays is only a stray file.
+pub fn remove_leftovers(path: &Path) {
+    let path = &*target(path);
+    let prefix = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(directory_of(path)) else {
+        return;
+    };
+    let prefix = prefix.as_encoded_bytes();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_encoded_bytes();
+        let ours = name.len() == prefix.len() + TEMPORARY_RANDOM + ".tmp".len()
+            && name.starts_with(prefix)
+            && name.ends_with(b".tmp")
+            && name[prefix.len()..name.len() - 4]
+                .iter()
+                .all(u8::is_ascii_alphanumeric);
+        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The permissions of an ordinary new file (read and write for the owner, read for others).
@@ -88,13 +133,15 @@ pub struct UpdateLock {
 /// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and
 /// left in place; the operating system releases the lock when the process ends, however it
 /// ends). Every `renju` command that reads a file, changes it and writes it back holds this
-/// lock from the read to the write.
+/// lock from the read to the write. Temporary files that killed writes of `path` left behind
+/// are removed once the lock is taken ([`remove_leftovers`]).
 ///
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
     let file = lock_file(path)?;
     file.lock()?;
+    remove_leftovers(path);
     Ok(UpdateLock { _file: file })
 }
 
@@ -106,7 +153,10 @@ pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
 pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
     let file = lock_file(path)?;
     match file.try_lock() {
-        Ok(()) => Ok(Some(UpdateLock { _file: file })),
+        Ok(()) => {
+            remove_leftovers(path);
+            Ok(Some(UpdateLock { _file: file }))
+        }
         Err(std::fs::TryLockError::WouldBlock) => Ok(None),
         Err(std::fs::TryLockError::Error(e)) => Err(e),
     }
@@ -182,6 +232,36 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(mode(&path), 0o640);
+    }
+
+    /// Regression: a write killed between creating its temporary file and renaming it left
+    /// `.renju-*.tmp` behind for good.
+    #[test]
+    fn leftovers_of_a_killed_write_are_removed_and_no_other_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.db");
+        write_atomic(&path, b"book").unwrap();
+        let leftover = dir.path().join(".renju-book.db.a1B2c3.tmp");
+        let others = [
+            // Another file's, whose name starts with this one's.
+            ".renju-book.db.journal.x9Y8z7.tmp",
+            // Not a temporary's name.
+            ".renju-book.db.a1B2c3.tmp.keep",
+            "book.db.lock",
+        ];
+        std::fs::write(&leftover, b"half").unwrap();
+        // One made the way a write makes it, and kept as a killed write keeps it.
+        let (_, made) = temporary_for(&path).unwrap().keep().unwrap();
+        for o in others {
+            std::fs::write(dir.path().join(o), b"other").unwrap();
+        }
+        remove_leftovers(&path);
+        assert!(!leftover.exists());
+        assert!(!made.exists(), "{} was left", made.display());
+        for o in others {
+            assert!(dir.path().join(o).exists(), "{o} was removed");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), b"book");
     }
 
     #[test]

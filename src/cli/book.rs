@@ -219,8 +219,9 @@ fn save(path: &Path, opened: &Opened) -> Result<Database> {
 }
 
 /// Holds the book's update lock, or fails at once naming the other process's file.
+/// The journal is written under the same lock, so its leftovers go too.
 fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
-    renju::atomic::try_lock_for_update(path)
+    let held = renju::atomic::try_lock_for_update(path)
         .with_context(|| format!("cannot lock `{}`", path.display()))?
         .ok_or_else(|| {
             input_error(format!(
@@ -228,7 +229,9 @@ fn lock(path: &Path) -> Result<renju::atomic::UpdateLock> {
                 path.display(),
                 path.display()
             ))
-        })
+        })?;
+    renju::atomic::remove_leftovers(&journal_path(path));
+    Ok(held)
 }
 
 fn book_error(e: BookError) -> anyhow::Error {

@@ -145,7 +145,7 @@ fn an_opening_root_is_the_opening_on_the_board() {
 /// The builder runs on one thread with a checkpoint every 0.1 s: the whole build takes about
 /// 1.5 s on the 2-core CI machine, so the kill lands mid-build on machines many times faster.
 #[test]
-fn a_killed_build_resumes_without_losing_proved_work() {
+fn a_killed_build_resumes_without_losing_proved_work_or_leaving_temporaries() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let journal = dir.path().join("book.db.journal");
@@ -193,6 +193,14 @@ fn a_killed_build_resumes_without_losing_proved_work() {
     let searches_before = before["searches"].as_u64().unwrap();
     assert!(positions_before > 1, "no work saved: {before}");
     let db_before = check_ok(&book)["roots"].as_u64().unwrap();
+    // What a write killed between creating its temporary file and renaming it leaves (the
+    // kill above may not have hit one).
+    for leftover in [
+        ".renju-book.db.AbC123.tmp",
+        ".renju-book.db.journal.XyZ789.tmp",
+    ] {
+        std::fs::write(dir.path().join(leftover), b"half written").unwrap();
+    }
 
     let resumed = ok(&grow(&book, true)
         .iter()
@@ -202,6 +210,12 @@ fn a_killed_build_resumes_without_losing_proved_work() {
     assert!(resumed["positions"].as_u64().unwrap() >= positions_before);
     let after = check_ok(&book);
     assert!(after["roots"].as_u64().unwrap() >= db_before);
+    let temporaries: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(temporaries.is_empty(), "left behind: {temporaries:?}");
 
     // The resumed run did less than a run from scratch: the killed run's work was kept.
     let fresh = dir.path().join("fresh.db");
