@@ -99,12 +99,12 @@ pub fn remove_leftovers(path: &Path) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.as_encoded_bytes();
-        let ours = name.len() == prefix.len() + TEMPORARY_RANDOM + ".tmp".len()
-            && name.starts_with(prefix)
-            && name.ends_with(b".tmp")
-            && name[prefix.len()..name.len() - 4]
-                .iter()
-                .all(u8::is_ascii_alphanumeric);
+        let ours = name
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(b".tmp"))
+            .is_some_and(|random| {
+                random.len() == TEMPORARY_RANDOM && random.iter().all(u8::is_ascii_alphanumeric)
+            });
         if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -141,8 +141,7 @@ pub struct UpdateLock {
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
     let file = lock_file(path)?;
     file.lock()?;
-    remove_leftovers(path);
-    Ok(UpdateLock { _file: file })
+    Ok(held(file, path))
 }
 
 /// Takes the exclusive lock on updating `path` if no other process holds it (see
@@ -153,13 +152,16 @@ pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
 pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
     let file = lock_file(path)?;
     match file.try_lock() {
-        Ok(()) => {
-            remove_leftovers(path);
-            Ok(Some(UpdateLock { _file: file }))
-        }
+        Ok(()) => Ok(Some(held(file, path))),
         Err(std::fs::TryLockError::WouldBlock) => Ok(None),
         Err(std::fs::TryLockError::Error(e)) => Err(e),
     }
+}
+
+/// The lock on `path` just taken through `file`: the leftovers of killed writes go first.
+fn held(file: std::fs::File, path: &Path) -> UpdateLock {
+    remove_leftovers(path);
+    UpdateLock { _file: file }
 }
 
 fn lock_file(path: &Path) -> io::Result<std::fs::File> {
