@@ -331,7 +331,7 @@ impl LibWalk<'_> {
     /// Adds to library node `at`'s comments: `one_line` to the one-line comment, `detail` as a
     /// line of the multi-line one.
     fn note(&mut self, at: usize, one_line: String, detail: Option<String>) {
-        let node = self.lib.node_mut(at);
+        let node = self.lib.node_mut(at).texts_mut();
         node.comment = Some(match node.comment.take() {
             Some(old) => format!("{old}; {one_line}"),
             None => one_line,

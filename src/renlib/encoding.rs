@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Library;
+use super::{Library, Texts};
 
 /// The code page of a library's texts (comments and board texts). Files do not name theirs:
 /// it is the one of the Windows system the author used.
@@ -137,9 +137,14 @@ pub(super) fn decode_texts(
             },
             (None, None) => (None, None),
         };
-        node.comment = one_line;
-        node.multi_line_comment = multi_line;
-        node.board_text = texts.board_text.as_deref().and_then(decode);
+        let board_text = texts.board_text.as_deref().and_then(decode);
+        if one_line.is_some() || multi_line.is_some() || board_text.is_some() {
+            *node.texts_mut() = Texts {
+                comment: one_line,
+                multi_line_comment: multi_line,
+                board_text,
+            };
+        }
     }
     encoding
 }
@@ -232,8 +237,8 @@ pub(super) fn writing_encoding(library: &Library, encoding: Encoding) -> Encodin
     let texts: Vec<&str> = library
         .nodes
         .iter()
-        .flat_map(|n| [&n.comment, &n.multi_line_comment, &n.board_text])
-        .filter_map(|t| t.as_deref())
+        .flat_map(|n| [n.comment(), n.multi_line_comment(), n.board_text()])
+        .flatten()
         .collect();
     [
         library.encoding,

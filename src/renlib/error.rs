@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::{HEADER_LEN, VERSION, Version};
+use super::{HEADER_LEN, MAX_FILE_BYTES, VERSION, Version};
 use crate::rules::{Point, Size};
 
 /// What is wrong at a byte of a damaged library.
@@ -85,6 +85,12 @@ pub enum RenlibError {
         offset: usize,
         /// What is wrong.
         damage: Damage,
+    },
+    /// A file with more records than a library in memory can index.
+    #[error("the file has {len} bytes; a library is read only up to {MAX_FILE_BYTES} bytes")]
+    TooLarge {
+        /// The file's length.
+        len: usize,
     },
     /// A point a library cannot hold.
     #[error("cannot write {point}: a RenLib library holds the 15x15 board only")]

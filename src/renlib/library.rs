@@ -5,6 +5,10 @@ use super::{Encoding, SIDE, VERSION, Version};
 use crate::rules::{Board, Color, PlayError, Point, Rules, Size};
 
 /// One node of a library: a move (or a pass, or a label that is no move) with its annotations.
+///
+/// Kept small, since a library exported from a large database holds millions of them: the
+/// texts sit behind one box that nodes without any text leave out, and the tree is linked by
+/// 32-bit indices (first child, next sibling) rather than a list of children per node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveNode {
     /// The point; `None` for the root and for a pass.
@@ -16,15 +20,33 @@ pub struct MoveNode {
     pub mark: bool,
     /// RenLib's start position flag.
     pub start: bool,
+    texts: Option<Box<Texts>>,
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
+}
+
+/// A node's texts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Texts {
     /// The one-line comment.
     pub comment: Option<String>,
     /// The multi-line comment (lines separated by `\r\n`, as RenLib writes them).
     pub multi_line_comment: Option<String>,
     /// The board text: a label (often one letter) drawn on the node's point.
     pub board_text: Option<String>,
-    pub(super) parent: Option<usize>,
-    pub(super) children: Vec<usize>,
 }
+
+/// No node: the root's parent, a leaf's first child, a last sibling's next.
+const NONE: u32 = u32::MAX;
+
+/// The texts of a node that has none.
+static NO_TEXTS: Texts = Texts {
+    comment: None,
+    multi_line_comment: None,
+    board_text: None,
+};
 
 impl MoveNode {
     pub(super) fn new(point: Option<Point>, parent: Option<usize>) -> MoveNode {
@@ -33,25 +55,66 @@ impl MoveNode {
             is_move: true,
             mark: false,
             start: false,
-            comment: None,
-            multi_line_comment: None,
-            board_text: None,
-            parent,
-            children: Vec::new(),
+            texts: None,
+            parent: parent.map_or(NONE, index),
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
         }
     }
 
-    /// The node's children, in order.
+    /// The node's texts.
     #[must_use]
-    pub fn children(&self) -> &[usize] {
-        &self.children
+    pub fn texts(&self) -> &Texts {
+        self.texts.as_deref().unwrap_or(&NO_TEXTS)
+    }
+
+    /// The node's texts, to change.
+    pub fn texts_mut(&mut self) -> &mut Texts {
+        self.texts.get_or_insert_default()
+    }
+
+    /// The one-line comment.
+    #[must_use]
+    pub fn comment(&self) -> Option<&str> {
+        self.texts().comment.as_deref()
+    }
+
+    /// The multi-line comment (lines separated by `\r\n`).
+    #[must_use]
+    pub fn multi_line_comment(&self) -> Option<&str> {
+        self.texts().multi_line_comment.as_deref()
+    }
+
+    /// The board text.
+    #[must_use]
+    pub fn board_text(&self) -> Option<&str> {
+        self.texts().board_text.as_deref()
+    }
+
+    /// Whether the node has children (moves or labels).
+    #[must_use]
+    pub fn has_children(&self) -> bool {
+        self.first_child != NONE
     }
 
     /// The node's parent; `None` for the root.
     #[must_use]
     pub fn parent(&self) -> Option<usize> {
-        self.parent
+        (self.parent != NONE).then_some(self.parent as usize)
     }
+}
+
+/// A node's index as stored in the links.
+///
+/// # Panics
+/// Past `u32::MAX - 1` nodes: 4 billion, far more than memory holds (a library file is read
+/// only up to [`super::MAX_FILE_BYTES`]).
+fn index(id: usize) -> u32 {
+    u32::try_from(id)
+        .ok()
+        .filter(|&i| i != NONE)
+        .expect("a library holds fewer than 2^32 - 1 nodes")
 }
 
 /// A library: a tree of moves from the empty board, kept as an arena of [`MoveNode`]s whose
@@ -145,17 +208,42 @@ impl Library {
 
     /// The child of `parent` on `point`, added (as a move) if there is none.
     pub(super) fn child_on(&mut self, parent: usize, point: Option<Point>) -> usize {
-        if let Some(&id) = self.nodes[parent]
-            .children
-            .iter()
-            .find(|&&c| self.nodes[c].point == point)
-        {
+        if let Some(id) = self.child(parent, point) {
             return id;
         }
         let id = self.nodes.len();
+        let link = index(id);
         self.nodes.push(MoveNode::new(point, Some(parent)));
-        self.nodes[parent].children.push(id);
+        let last = self.nodes[parent].last_child;
+        if last == NONE {
+            self.nodes[parent].first_child = link;
+        } else {
+            self.nodes[last as usize].next_sibling = link;
+        }
+        self.nodes[parent].last_child = link;
         id
+    }
+
+    /// The children of `id` (moves and labels), in order.
+    ///
+    /// # Panics
+    /// If there is no node `id`.
+    pub fn children(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.nodes[id].first_child;
+        std::iter::successors((first != NONE).then_some(first as usize), |&c| {
+            let next = self.nodes[c].next_sibling;
+            (next != NONE).then_some(next as usize)
+        })
+    }
+
+    /// The child of `parent` on `point` (`None`: a pass), move or label, if there is one.
+    ///
+    /// # Panics
+    /// If there is no node `parent`.
+    #[must_use]
+    pub fn child(&self, parent: usize, point: Option<Point>) -> Option<usize> {
+        self.children(parent)
+            .find(|&c| self.nodes[c].point == point)
     }
 
     /// Plays `moves` (`None`: a pass) from node `from`, adding the nodes missing; returns the
@@ -177,7 +265,7 @@ impl Library {
     pub fn path(&self, id: usize) -> Vec<Option<Point>> {
         let mut path = Vec::new();
         let mut at = id;
-        while let Some(parent) = self.nodes[at].parent {
+        while let Some(parent) = self.nodes[at].parent() {
             path.push(self.nodes[at].point);
             at = parent;
         }
@@ -191,29 +279,28 @@ impl Library {
     pub fn for_each_line(&self, visit: &mut dyn FnMut(&[Option<Point>])) {
         let mut line: Vec<Option<Point>> = Vec::new();
         // (node, depth of its move in `line`); the root is at depth 0 and has no move.
-        let mut stack: Vec<(usize, usize)> = self
-            .moves_below(Library::ROOT)
-            .rev()
-            .map(|c| (c, 0))
-            .collect();
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        self.push_moves_below(Library::ROOT, 0, &mut stack);
         while let Some((id, depth)) = stack.pop() {
             line.truncate(depth);
             line.push(self.nodes[id].point);
-            let before = stack.len();
-            stack.extend(self.moves_below(id).rev().map(|c| (c, depth + 1)));
-            if stack.len() == before {
+            if !self.push_moves_below(id, depth + 1, &mut stack) {
                 visit(&line);
             }
         }
     }
 
-    /// The children of `id` that are moves, in order.
-    fn moves_below(&self, id: usize) -> impl DoubleEndedIterator<Item = usize> + '_ {
-        self.nodes[id]
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| self.nodes[c].is_move)
+    /// Pushes the children of `id` that are moves on `stack`, each with `depth`, the last
+    /// first (so that they pop in order). Returns whether there were any.
+    fn push_moves_below(&self, id: usize, depth: usize, stack: &mut Vec<(usize, usize)>) -> bool {
+        let before = stack.len();
+        stack.extend(
+            self.children(id)
+                .filter(|&c| self.nodes[c].is_move)
+                .map(|c| (c, depth)),
+        );
+        stack[before..].reverse();
+        stack.len() > before
     }
 
     /// Every line of the library (see [`Library::for_each_line`]): the positions a library
@@ -275,11 +362,8 @@ impl Library {
         let mut board = Board::new(Size::STANDARD, rules);
         let mut line: Vec<Option<Point>> = Vec::new();
         // (node, ply of its move); the root's moves are ply 0.
-        let mut stack: Vec<(usize, usize)> = self
-            .moves_below(Library::ROOT)
-            .rev()
-            .map(|c| (c, 0))
-            .collect();
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        self.push_moves_below(Library::ROOT, 0, &mut stack);
         while let Some((id, ply)) = stack.pop() {
             for point in line.drain(ply..).flatten() {
                 board.remove_setup(point);
@@ -301,9 +385,7 @@ impl Library {
                 visit(&cut, Err(&why));
                 continue;
             }
-            let before = stack.len();
-            stack.extend(self.moves_below(id).rev().map(|c| (c, ply + 1)));
-            if stack.len() == before {
+            if !self.push_moves_below(id, ply + 1, &mut stack) {
                 board.set_to_move(ply_color(line.len()));
                 visit(&line, Ok(&board));
             }
@@ -342,6 +424,34 @@ fn ply_color(ply: usize) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A library exported from a large database holds millions of nodes: each stays within
+    /// 32 bytes (its texts boxed apart, its links 32-bit), and children keep their order.
+    #[test]
+    fn nodes_are_small_and_children_keep_their_order() {
+        assert!(size_of::<MoveNode>() <= 32, "{}", size_of::<MoveNode>());
+        let mut lib = Library::new();
+        let points: Vec<Point> = (0..5u8).map(|i| Point::new(i, 0)).collect();
+        for &q in points.iter().rev() {
+            lib.add_child(Library::ROOT, Some(q));
+        }
+        // Adding a point again finds its node.
+        let again = lib.add_child(Library::ROOT, Some(points[2]));
+        assert_eq!(lib.len(), 6);
+        assert_eq!(lib.node(again).point, Some(points[2]));
+        let order: Vec<Option<Point>> = lib
+            .children(Library::ROOT)
+            .map(|c| lib.node(c).point)
+            .collect();
+        let expected: Vec<Option<Point>> = points.iter().rev().copied().map(Some).collect();
+        assert_eq!(order, expected);
+        assert!(lib.node(Library::ROOT).has_children());
+        assert!(!lib.node(again).has_children());
+        assert_eq!(lib.node(again).parent(), Some(Library::ROOT));
+        assert_eq!(lib.node(Library::ROOT).parent(), None);
+        assert_eq!(lib.child(Library::ROOT, None), None);
+        assert_eq!(lib.node(again).texts(), &Texts::default());
+    }
 
     /// Regression: a "comb" (a deep spine whose every node has a one-move
     /// sibling) made the book builder build and name every line in full, quadratic in the

@@ -44,7 +44,7 @@ mod tests;
 
 pub use encoding::Encoding;
 pub use error::{Damage, RenlibError};
-pub use library::{Library, LineEnd, MAX_PLIES, MoveNode, Unplayable, line_board};
+pub use library::{Library, LineEnd, MAX_PLIES, MoveNode, Texts, Unplayable, line_board};
 pub use read::{read, read_file};
 pub use write::write;
 
@@ -54,6 +54,10 @@ use crate::rules::Point;
 
 /// The length of the header: the magic bytes, the version and padding.
 pub const HEADER_LEN: usize = 20;
+
+/// The largest file [`read`] takes: 4 GiB. Each record (2 bytes at least) is one node at most,
+/// so its nodes stay below the 2^32 that a library's 32-bit links can name.
+pub const MAX_FILE_BYTES: usize = 4 << 30;
 
 /// The first eight bytes of a library with a header.
 pub const MAGIC: [u8; 8] = [0xFF, b'R', b'e', b'n', b'L', b'i', b'b', 0xFF];

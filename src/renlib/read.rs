@@ -5,7 +5,9 @@ use std::path::Path;
 
 use super::encoding::{RawTexts, decode_texts};
 use super::error::damaged;
-use super::{CENTRE, Damage, Encoding, HEADER_LEN, Library, MAGIC, MoveNode, RenlibError};
+use super::{
+    CENTRE, Damage, Encoding, HEADER_LEN, Library, MAGIC, MAX_FILE_BYTES, MoveNode, RenlibError,
+};
 use super::{VERSION, Version, flag, point_of};
 use crate::rules::Point;
 
@@ -34,8 +36,11 @@ struct Pending {
 ///
 /// # Errors
 /// A header that is not RenLib's, a version newer than 3.4, or a damaged body: the error names
-/// the byte offset and what is wrong there.
+/// the byte offset and what is wrong there. A file over [`MAX_FILE_BYTES`].
 pub fn read(bytes: &[u8], encoding: Encoding) -> Result<Library, RenlibError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(RenlibError::TooLarge { len: bytes.len() });
+    }
     let (version, body) = header(bytes)?;
     let mut reader = Reader::new(bytes, body, version, encoding);
     while reader.has_record() {

@@ -55,6 +55,11 @@ fn coordinates() {
     assert_eq!(pos_of(p("p1")), None);
 }
 
+/// The first child of node `id`.
+fn first_child(lib: &Library, id: usize) -> usize {
+    lib.children(id).next().expect("a child")
+}
+
 #[test]
 fn reads_siblings_comments_and_marks() {
     let lib = read(&small(), Encoding::Auto).unwrap();
@@ -64,12 +69,13 @@ fn reads_siblings_comments_and_marks() {
         lib.stone_lines(),
         vec![vec![p("h8"), p("h9"), p("i9")], vec![p("h8"), p("i9")]]
     );
-    let h9 = lib.node(lib.node(1).children()[0]);
-    assert_eq!(h9.comment.as_deref(), Some("hi"));
-    assert_eq!(h9.multi_line_comment.as_deref(), Some("more"));
-    assert!(lib.node(h9.children()[0]).mark);
+    let h9 = first_child(&lib, 1);
+    assert_eq!(lib.node(h9).comment(), Some("hi"));
+    assert_eq!(lib.node(h9).multi_line_comment(), Some("more"));
+    let i9 = first_child(&lib, h9);
+    assert!(lib.node(i9).mark);
     assert_eq!(
-        lib.path(h9.children()[0]),
+        lib.path(i9),
         vec![Some(p("h8")), Some(p("h9")), Some(p("i9"))]
     );
 }
@@ -109,14 +115,14 @@ fn board_text_and_labels() {
     b.extend_from_slice(&[0x68, 0x40 | 0x08 | 0x01, 0x00, 0x01]);
     b.extend_from_slice(b"c\0B\0");
     let lib = read(&b, Encoding::Auto).unwrap();
-    let h8 = lib.node(1);
-    let label = lib.node(h8.children()[0]);
+    let children: Vec<usize> = lib.children(1).collect();
+    let label = lib.node(children[0]);
     assert!(!label.is_move);
     assert_eq!(label.point, Some(p("j10")));
-    assert_eq!(label.board_text.as_deref(), Some("a"));
-    let h9 = lib.node(h8.children()[1]);
-    assert_eq!(h9.comment.as_deref(), Some("c"));
-    assert_eq!(h9.board_text.as_deref(), Some("B"));
+    assert_eq!(label.board_text(), Some("a"));
+    let h9 = lib.node(children[1]);
+    assert_eq!(h9.comment(), Some("c"));
+    assert_eq!(h9.board_text(), Some("B"));
     // The label is no move: the only line is h8 h9.
     assert_eq!(lib.stone_lines(), vec![vec![p("h8"), p("h9")]]);
     assert_eq!(write(&lib, Encoding::Auto).unwrap(), b);
@@ -129,14 +135,14 @@ fn old_style_comments() {
     b.extend_from_slice(&[0x78, 0x40 | 0x20]);
     b.extend_from_slice(&[b'B', b'r', b'{', b'k', b'a' | 0x80, 0x00]);
     let lib = read(&b, Encoding::Auto).unwrap();
-    assert_eq!(lib.node(1).comment.as_deref(), Some("Bräka"));
+    assert_eq!(lib.node(1).comment(), Some("Bräka"));
     // An old comment with a multi-line part.
     let mut b = header(3, 0);
     b.extend_from_slice(&[0x78, 0x40 | 0x20]);
     b.extend_from_slice(&[b'x', 8, b'y' | 0x80, 0x55]);
     let lib = read(&b, Encoding::Auto).unwrap();
-    assert_eq!(lib.node(1).comment.as_deref(), Some("x"));
-    assert_eq!(lib.node(1).multi_line_comment.as_deref(), Some("y"));
+    assert_eq!(lib.node(1).comment(), Some("x"));
+    assert_eq!(lib.node(1).multi_line_comment(), Some("y"));
 }
 
 #[test]
@@ -148,7 +154,7 @@ fn passes_and_merged_duplicates() {
     b.extend_from_slice(&[0x78, 0x10]); // h8 again: merged, now marked
     b.extend_from_slice(&[0x68, 0x40]); // h9 after it
     let lib = read(&b, Encoding::Auto).unwrap();
-    assert_eq!(lib.node(Library::ROOT).children().len(), 1);
+    assert_eq!(lib.children(Library::ROOT).count(), 1);
     assert!(lib.node(1).mark);
     assert_eq!(
         lib.lines(),
@@ -176,11 +182,11 @@ fn encodings() {
         (simplified, Encoding::Gbk),
     ] {
         let mut lib = Library::from_lines(&[vec![p("h8")]]);
-        lib.node_mut(1).comment = Some(text.to_string());
+        lib.node_mut(1).texts_mut().comment = Some(text.to_string());
         let bytes = write(&lib, encoding).unwrap();
         let auto = read(&bytes, Encoding::Auto).unwrap();
         assert_eq!(auto.encoding, encoding, "{text}");
-        assert_eq!(auto.node(1).comment.as_deref(), Some(text));
+        assert_eq!(auto.node(1).comment(), Some(text));
     }
     assert_eq!("windows-1251".parse::<Encoding>(), Ok(Encoding::Cp1251));
     for e in Encoding::ALL {
@@ -314,7 +320,7 @@ fn an_odd_last_byte_is_ignored() {
     headerless.extend_from_slice(b"g7!\0\x0A");
     let lib = read(&headerless, Encoding::Auto).unwrap();
     assert_eq!(lib.lines(), vec![vec![Some(p("h8")), Some(p("g7"))]]);
-    assert_eq!(lib.node(2).comment.as_deref(), Some("g7!"));
+    assert_eq!(lib.node(2).comment(), Some("g7!"));
 }
 
 #[test]

@@ -23,31 +23,31 @@ pub fn write(library: &Library, encoding: Encoding) -> Result<Vec<u8>, RenlibErr
     write_node(&mut out, root, 0, encoding)?;
     // (node, whether a sibling follows it)
     let mut stack: Vec<(usize, bool)> = Vec::new();
-    push_children(&mut stack, root);
+    push_children(library, Library::ROOT, &mut stack);
     while let Some((id, sibling)) = stack.pop() {
         let node = &library.nodes[id];
         let mut flags = 0;
         if sibling {
             flags |= flag::SIBLING;
         }
-        if node.children.is_empty() {
+        if !node.has_children() {
             flags |= flag::NO_CHILD;
         }
         write_node(&mut out, node, flags, encoding)?;
-        push_children(&mut stack, node);
+        push_children(library, id, &mut stack);
     }
     Ok(out)
 }
 
-fn push_children(stack: &mut Vec<(usize, bool)>, node: &MoveNode) {
-    let last = node.children.len().saturating_sub(1);
-    stack.extend(
-        node.children
-            .iter()
-            .enumerate()
-            .rev()
-            .map(|(i, &c)| (c, i < last)),
-    );
+/// Pushes the children of `id` on `stack`, the last first (so that they pop in order), each
+/// with whether a sibling follows it.
+fn push_children(library: &Library, id: usize, stack: &mut Vec<(usize, bool)>) {
+    let before = stack.len();
+    stack.extend(library.children(id).map(|c| (c, true)));
+    if let Some(last) = stack.get_mut(before..).and_then(|s| s.last_mut()) {
+        last.1 = false;
+    }
+    stack[before..].reverse();
 }
 
 /// One record with its extension bytes and texts; `flags` holds the tree's bits.
@@ -61,15 +61,15 @@ fn write_node(
         None => 0,
         Some(point) => pos_of(point).ok_or(RenlibError::OffBoard { point })?,
     };
-    let one_line = node.comment.as_deref().unwrap_or("").replace('\u{8}', " ");
-    let multi_line = node.multi_line_comment.as_deref().unwrap_or("");
+    let one_line = node.comment().unwrap_or("").replace('\u{8}', " ");
+    let multi_line = node.multi_line_comment().unwrap_or("");
     let comment = if multi_line.is_empty() {
         one_line
     } else {
         format!("{one_line}\u{8}{multi_line}")
     };
     let comment = encode_text(&comment, encoding);
-    let board_text = encode_text(node.board_text.as_deref().unwrap_or(""), encoding);
+    let board_text = encode_text(node.board_text().unwrap_or(""), encoding);
     if !node.is_move {
         flags |= flag::NO_MOVE;
     }

@@ -48,11 +48,12 @@ fn dump(lib: &Library) -> Vec<String> {
             n.is_move,
             n.mark,
             n.start,
-            n.comment,
-            n.multi_line_comment,
-            n.board_text
+            n.comment(),
+            n.multi_line_comment(),
+            n.board_text()
         ));
-        stack.extend(n.children().iter().rev().map(|&c| (c, depth + 1)));
+        let children: Vec<usize> = lib.children(id).collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
     }
     out
 }
@@ -60,10 +61,7 @@ fn dump(lib: &Library) -> Vec<String> {
 /// The node reached by `moves` from the root.
 fn node_at(lib: &Library, moves: &str) -> usize {
     line(moves).into_iter().fold(Library::ROOT, |at, m| {
-        *lib.node(at)
-            .children()
-            .iter()
-            .find(|&&c| lib.node(c).point == m)
+        lib.child(at, m)
             .unwrap_or_else(|| panic!("no {m:?} after {:?}", lib.path(at)))
     })
 }
@@ -73,7 +71,7 @@ fn synthetic_gbk_library() {
     let lib = read_file(&data("synthetic-gbk.lib"), Encoding::Auto).unwrap();
     assert_eq!(lib.version, Some(VERSION));
     assert_eq!(lib.encoding, Encoding::Gbk);
-    assert_eq!(lib.node(Library::ROOT).comment.as_deref(), Some("测试库"));
+    assert_eq!(lib.node(Library::ROOT).comment(), Some("测试库"));
     assert_eq!(
         lib.lines(),
         vec![
@@ -86,23 +84,18 @@ fn synthetic_gbk_library() {
     let h8 = lib.node(node_at(&lib, "h8"));
     assert!(h8.start && !h8.mark);
     let h9 = lib.node(node_at(&lib, "h8 h9"));
-    assert_eq!(h9.comment.as_deref(), Some("直指开局"));
-    assert_eq!(h9.multi_line_comment.as_deref(), Some("花月\r\n黑先胜"));
+    assert_eq!(h9.comment(), Some("直指开局"));
+    assert_eq!(h9.multi_line_comment(), Some("花月\r\n黑先胜"));
     assert!(lib.node(node_at(&lib, "h8 h9 i9")).mark);
     assert_eq!(
-        lib.node(node_at(&lib, "h8 h9 i9 j10"))
-            .board_text
-            .as_deref(),
+        lib.node(node_at(&lib, "h8 h9 i9 j10")).board_text(),
         Some("A")
     );
-    assert_eq!(
-        lib.node(node_at(&lib, "h8 pass")).comment.as_deref(),
-        Some("弃权")
-    );
+    assert_eq!(lib.node(node_at(&lib, "h8 pass")).comment(), Some("弃权"));
     // j8 after h8 i9 is a label, not a move: no line goes through it.
     let label = lib.node(node_at(&lib, "h8 i9 j8"));
     assert!(!label.is_move);
-    assert_eq!(label.board_text.as_deref(), Some("1"));
+    assert_eq!(label.board_text(), Some("1"));
     // Our writer gives back the Python writer's bytes.
     let bytes = std::fs::read(data("synthetic-gbk.lib")).unwrap();
     assert_eq!(write(&lib, Encoding::Gbk).unwrap(), bytes);
@@ -118,13 +111,10 @@ fn synthetic_shift_jis_version_3_0() {
     assert_eq!(lib.version, Some(Version { major: 3, minor: 0 }));
     assert_eq!(lib.encoding, Encoding::ShiftJis);
     assert_eq!(lib.lines(), vec![line("h8 h9 i10"), line("h8 i9")]);
-    assert_eq!(
-        lib.node(node_at(&lib, "h8 h9")).comment.as_deref(),
-        Some("黒番必勝")
-    );
+    assert_eq!(lib.node(node_at(&lib, "h8 h9")).comment(), Some("黒番必勝"));
     let i9 = lib.node(node_at(&lib, "h8 i9"));
-    assert_eq!(i9.comment.as_deref(), Some("ひらがな"));
-    assert_eq!(i9.multi_line_comment.as_deref(), Some("斜月"));
+    assert_eq!(i9.comment(), Some("ひらがな"));
+    assert_eq!(i9.multi_line_comment(), Some("斜月"));
     // Named explicitly, the same.
     let named = read_file(
         &data("synthetic-v30-shift-jis.lib"),
@@ -139,14 +129,8 @@ fn synthetic_headerless_library() {
     let lib = read_file(&data("synthetic-headerless.lib"), Encoding::Auto).unwrap();
     assert_eq!(lib.version, None);
     assert_eq!(lib.lines(), vec![line("h8 g9"), line("h8 i9")]);
-    assert_eq!(
-        lib.node(node_at(&lib, "h8")).comment.as_deref(),
-        Some("Snäll")
-    );
-    assert_eq!(
-        lib.node(node_at(&lib, "h8 g9")).comment.as_deref(),
-        Some("Ok")
-    );
+    assert_eq!(lib.node(node_at(&lib, "h8")).comment(), Some("Snäll"));
+    assert_eq!(lib.node(node_at(&lib, "h8 g9")).comment(), Some("Ok"));
     // Written again, it gets a 3.4 header and a root record, and reads the same; `ä` is in
     // neither GBK nor Shift-JIS, so the texts are written in CP1252.
     let bytes = write(&lib, Encoding::Auto).unwrap();
@@ -241,9 +225,10 @@ fn library(specs: &[Spec]) -> Library {
         node.is_move = s.is_move;
         node.mark = s.mark;
         node.start = s.start;
-        node.comment.clone_from(&s.comment);
-        node.multi_line_comment.clone_from(&s.multi_line);
-        node.board_text.clone_from(&s.board_text);
+        let texts = node.texts_mut();
+        texts.comment.clone_from(&s.comment);
+        texts.multi_line_comment.clone_from(&s.multi_line);
+        texts.board_text.clone_from(&s.board_text);
     }
     lib
 }
@@ -291,9 +276,9 @@ proptest! {
             (&japanese, "黒番必勝", Encoding::ShiftJis),
         ] {
             let mut lib = Library::from_lines(&[vec![p("h8")], vec![p("h8"), p("i9")]]);
-            lib.node_mut(Library::ROOT).comment = Some(usual.to_string());
-            lib.node_mut(1).comment = Some(text.clone());
-            lib.node_mut(2).multi_line_comment = Some(text.clone());
+            lib.node_mut(Library::ROOT).texts_mut().comment = Some(usual.to_string());
+            lib.node_mut(1).texts_mut().comment = Some(text.clone());
+            lib.node_mut(2).texts_mut().multi_line_comment = Some(text.clone());
             let back = read(&write(&lib, encoding).unwrap(), Encoding::Auto).unwrap();
             prop_assert_eq!(back.encoding, encoding);
             prop_assert_eq!(dump(&back), dump(&lib));
@@ -407,7 +392,7 @@ fn exported_library_agrees_with_the_database() {
     let (mut wins, mut losses, mut certificates) = (0, 0, 0);
     for id in 1..lib.len() {
         let node = lib.node(id);
-        let Some(comment) = node.comment.as_deref() else {
+        let Some(comment) = node.comment() else {
             continue;
         };
         let board = board_of(id);
@@ -417,12 +402,10 @@ fn exported_library_agrees_with_the_database() {
             let m = m.split(';').next().unwrap();
             assert_eq!(answer.result, "win", "{comment} at {:?}", lib.path(id));
             if m != "VCF" {
-                let played = node
-                    .children()
-                    .iter()
-                    .find(|&&c| lib.node(c).point == Some(p(m)))
+                let played = lib
+                    .child(id, Some(p(m)))
                     .unwrap_or_else(|| panic!("{m} not below {:?}", lib.path(id)));
-                assert!(lib.node(*played).mark);
+                assert!(lib.node(played).mark);
             }
             wins += 1;
         }
@@ -431,8 +414,7 @@ fn exported_library_agrees_with_the_database() {
             losses += 1;
             // A VCF certificate in words: the attacker's moves, on empty points.
             if let Some(vcf) = node
-                .multi_line_comment
-                .as_deref()
+                .multi_line_comment()
                 .and_then(|d| d.strip_prefix("any other reply loses to VCF "))
             {
                 assert!(!vcf.is_empty());
@@ -451,12 +433,15 @@ fn exported_library_agrees_with_the_database() {
     let transposition = (1..lib.len())
         .find(|&id| {
             lib.node(id)
-                .comment
-                .as_deref()
+                .comment()
                 .is_some_and(|c| c.contains("transposition"))
         })
         .expect("a transposition");
-    let detail = lib.node(transposition).multi_line_comment.clone().unwrap();
+    let detail = lib
+        .node(transposition)
+        .multi_line_comment()
+        .unwrap()
+        .to_string();
     let there = (1..lib.len())
         .find(|&id| {
             let path = lib.path(id);
@@ -475,8 +460,7 @@ fn exported_library_agrees_with_the_database() {
         let at = (1..lib.len())
             .find(|&id| {
                 lib.node(id)
-                    .comment
-                    .as_deref()
+                    .comment()
                     .is_some_and(|c| c.split("; ").any(|part| part == tag))
             })
             .unwrap_or_else(|| panic!("{tag} missing"));
@@ -500,14 +484,9 @@ fn exported_library_agrees_with_the_database() {
         let board = line_board(moves, db.size, db.rules).unwrap();
         let mut at = Library::ROOT;
         for &m in moves {
-            at = *lib
-                .node(at)
-                .children()
-                .iter()
-                .find(|&&c| lib.node(c).point == m)
-                .unwrap();
+            at = lib.child(at, m).unwrap();
         }
-        let comment = lib.node(at).comment.clone().unwrap_or_default();
+        let comment = lib.node(at).comment().unwrap_or_default();
         assert!(
             !board.fives().is_empty()
                 || comment.contains("loses")
