@@ -199,7 +199,7 @@ impl Library {
     /// A label already on the point becomes a move, as in RenLib.
     ///
     /// # Panics
-    /// If there is no node `parent`.
+    /// If there is no node `parent`, or the library already holds 2^32 - 1 nodes.
     pub fn add_child(&mut self, parent: usize, point: Option<Point>) -> usize {
         let id = self.child_on(parent, point);
         self.nodes[id].is_move = true;
