@@ -44,7 +44,7 @@ pub fn write(library: &Library, encoding: Encoding) -> Result<Vec<u8>, RenlibErr
 fn push_children(library: &Library, id: usize, stack: &mut Vec<(usize, bool)>) {
     let before = stack.len();
     stack.extend(library.children(id).map(|c| (c, true)));
-    if let Some(last) = stack.get_mut(before..).and_then(|s| s.last_mut()) {
+    if let Some(last) = stack[before..].last_mut() {
         last.1 = false;
     }
     stack[before..].reverse();
