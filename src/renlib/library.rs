@@ -23,7 +23,6 @@ pub struct MoveNode {
     texts: Option<Box<Texts>>,
     parent: u32,
     first_child: u32,
-    last_child: u32,
     next_sibling: u32,
 }
 
@@ -58,7 +57,6 @@ impl MoveNode {
             texts: None,
             parent: parent.map_or(NONE, index),
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
         }
     }
@@ -206,21 +204,23 @@ impl Library {
         id
     }
 
-    /// The child of `parent` on `point`, added (as a move) if there is none.
+    /// The child of `parent` on `point`, added (as a move) if there is none. The search for
+    /// it walks the children to the last, which the new one follows.
     pub(super) fn child_on(&mut self, parent: usize, point: Option<Point>) -> usize {
-        if let Some(id) = self.child(parent, point) {
-            return id;
+        let mut last = None;
+        for c in self.children(parent) {
+            if self.nodes[c].point == point {
+                return c;
+            }
+            last = Some(c);
         }
         let id = self.nodes.len();
         let link = index(id);
         self.nodes.push(MoveNode::new(point, Some(parent)));
-        let last = self.nodes[parent].last_child;
-        if last == NONE {
-            self.nodes[parent].first_child = link;
-        } else {
-            self.nodes[last as usize].next_sibling = link;
+        match last {
+            Some(last) => self.nodes[last].next_sibling = link,
+            None => self.nodes[parent].first_child = link,
         }
-        self.nodes[parent].last_child = link;
         id
     }
 
