@@ -87,10 +87,24 @@ pub(crate) fn combine(
     }
 }
 
+/// The ε of the 1+ε trick (Pawlewicz and Lew), as 1/ε: a best child is searched until its
+/// number passes its best sibling's by this part of it, plus one. A quarter by default.
+pub(crate) const ONE_OVER_EPSILON: u32 = 4;
+
 /// The thresholds to search the best child with, given the node's own `th_pn` and `th_dn`:
-/// the sibling bound grows by a quarter plus one (1+ε), and both stay below [`INF`].
-pub(crate) fn child_thresholds(is_or: bool, th_pn: u32, th_dn: u32, c: &Combined) -> (u32, u32) {
-    let grow = |v: u32| v.saturating_add(v / 4).saturating_add(1);
+/// the sibling bound grows by `1 / one_over_epsilon` of itself plus one (1+ε), and both stay
+/// below [`INF`].
+pub(crate) fn child_thresholds(
+    is_or: bool,
+    th_pn: u32,
+    th_dn: u32,
+    c: &Combined,
+    one_over_epsilon: u32,
+) -> (u32, u32) {
+    let grow = |v: u32| {
+        v.saturating_add(v / one_over_epsilon.max(1))
+            .saturating_add(1)
+    };
     let (pn, dn) = if is_or {
         (
             th_pn.min(grow(c.second)),
@@ -108,6 +122,22 @@ pub(crate) fn child_thresholds(is_or: bool, th_pn: u32, th_dn: u32, c: &Combined
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_child_may_pass_its_sibling_by_epsilon() {
+        // An OR node whose best child has pn 10 and the next 40: the child is searched until
+        // its pn passes 40 by 1/ε of it, plus one; its dn threshold is what the node's leaves.
+        let c = combine(true, Sum::Plain, [(40, 3), (10, 5)].into_iter());
+        assert_eq!((c.pn, c.dn, c.best), (10, 8, 1));
+        assert_eq!(child_thresholds(true, 1000, 20, &c, 4), (51, 17));
+        assert_eq!(child_thresholds(true, 1000, 20, &c, 8), (46, 17));
+        // The node's own threshold bounds it, and an ε of zero is taken as one.
+        assert_eq!(child_thresholds(true, 30, 20, &c, 8), (30, 17));
+        assert_eq!(child_thresholds(true, 1000, 20, &c, 0), (81, 17));
+        // At an AND node the roles of pn and dn swap.
+        let c = combine(false, Sum::Plain, [(3, 40), (5, 10)].into_iter());
+        assert_eq!(child_thresholds(false, 20, 1000, &c, 8), (17, 46));
+    }
 
     #[test]
     fn weak_numbers_take_the_largest_plus_the_other_unsolved() {

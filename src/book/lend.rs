@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn a_proof_found_for_one_reply_proves_the_siblings_where_it_holds() {
         let (mut book, mut db) = square_book();
-        let (pool, options) = one_thread(20_000);
+        let (pool, options) = one_thread(40_000);
         let (mut lent, mut looked_up, mut twins) = (0, 0, 0);
         while !book.finished() {
             let round = book.round(&mut db, &options, &pool).unwrap();
@@ -123,7 +123,15 @@ mod tests {
         let replies = book.nodes[0].children.len() as u64;
         assert!(lent > replies as usize / 4, "{lent} of {replies}");
         // The root's search, and one for each reply neither proved by a sibling's proof nor
-        // found in the database nor settled by a twin's search.
+        // found in the database nor settled by a twin's search: the budget is enough for each
+        // reply's first search.
+        let retried: Vec<u32> = book.nodes[0]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| book.nodes[c as usize].attempts > 0)
+            .collect();
+        assert!(retried.is_empty(), "replies searched again: {retried:?}");
         assert_eq!(
             book.totals.searches + (lent + looked_up + twins) as u64,
             1 + replies,

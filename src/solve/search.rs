@@ -9,7 +9,10 @@ use crate::rules::Symmetry;
 use crate::threat::Stopped;
 
 use super::table::Table;
-use super::{Entry, Expansion, MAX_SLICE, Move, Prover, ROOT_VCT_SHARE, SIMULATIONS, settled};
+use super::{
+    Entry, Expansion, MAX_SLICE, Move, ONE_OVER_EPSILON, Prover, ROOT_VCT_SHARE, SIMULATIONS,
+    settled,
+};
 
 impl<'a> Prover<'a> {
     /// Searches the current node until its numbers reach the thresholds.
@@ -139,7 +142,8 @@ impl<'a> Prover<'a> {
             } else {
                 combined
             };
-            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &choice);
+            let (c_th_pn, c_th_dn) =
+                child_thresholds(is_or, th_pn, th_dn, &choice, ONE_OVER_EPSILON);
             let m = moves[choice.best].point;
             self.board.play_unchecked(m);
             let (child_pn, _) = self.mid(c_th_pn, c_th_dn);

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::dfpn::{INF, Sum, child_thresholds, combine};
+use crate::dfpn::{INF, ONE_OVER_EPSILON, Sum, child_thresholds, combine};
 use crate::rules::{Board, Color, Point};
 
 use super::super::Line;
@@ -231,7 +231,13 @@ impl<'a> Search<'a> {
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.stopped {
                 break (pn, dn);
             }
-            let (c_th_pn, c_th_dn) = child_thresholds(is_or, th_pn, th_dn, &combined);
+            let (c_th_pn, c_th_dn) = child_thresholds(
+                is_or,
+                th_pn,
+                th_dn,
+                &combined,
+                self.options.one_over_epsilon.unwrap_or(ONE_OVER_EPSILON),
+            );
             let best = combined.best;
             self.board.play_unchecked(moves[best].point);
             self.mid(child_depth, c_th_pn, c_th_dn);

@@ -305,3 +305,33 @@ fn a_tree_as_played_ends_with_a_five_already_there() {
     };
     assert_eq!(line.moves, vec![l8]);
 }
+
+/// The 1+ε trick's ε changes the order of the search, and so its node count, but never its
+/// result: the example is won either way, and each proof holds on the board.
+#[test]
+fn epsilon_changes_the_search_not_the_result() {
+    let board = example();
+    let search = |one_over_epsilon| {
+        let options = VctOptions {
+            threat_fours: Some(3),
+            one_over_epsilon,
+            ..VctOptions::default()
+        };
+        prove(
+            &board,
+            Color::Black,
+            &options,
+            &mut VcfTable::default(),
+            &mut VctTable::default(),
+            true,
+        )
+    };
+    let quarter = search(None);
+    let eighth = search(Some(8));
+    for found in [&quarter, &eighth] {
+        assert!(found.won && !found.exhausted);
+        let tree = found.tree.as_ref().expect("a won search rebuilds its tree");
+        assert!(tree.holds(&mut board.clone(), Color::Black));
+    }
+    assert_ne!(quarter.nodes, eighth.nodes, "ε should change the search");
+}
