@@ -9,8 +9,8 @@ use crate::threat::{Limits, ProofTree, Stopped, VctOptions, VctTable, prove_vct}
 
 use super::{
     BORROWED_BYTES, Entry, LENT_SUBTREE_NODES, Move, NARROW_AFTER, NARROW_DEPTHS, NARROW_SHARE,
-    NARROW_THREAT_FOURS, NEAR_ROOT_PLIES, NarrowVct, ONE_OVER_EPSILON, PASS_SHARE_NEAR_ROOT,
-    Prover, TREE_NODE_BYTES, VCT_THREAT_FOURS,
+    NARROW_THREAT_FOURS, NEAR_ROOT_PLIES, NarrowVct, PASS_SHARE_NEAR_ROOT, Prover,
+    SOLVE_ONE_OVER_EPSILON, TREE_NODE_BYTES, VCT_THREAT_FOURS,
 };
 
 /// Which VCT search [`Prover::vct_within`] runs.
@@ -162,7 +162,7 @@ impl<'a> Prover<'a> {
             max_depth,
             threat_fours: Some(threat_fours),
             // Small budgets below the root; the root's long rounds at the threat search's own.
-            one_over_epsilon: (run == VctRun::Leaf).then_some(ONE_OVER_EPSILON),
+            one_over_epsilon: (run == VctRun::Leaf).then_some(SOLVE_ONE_OVER_EPSILON),
             limits: Limits {
                 nodes: Some(budget),
                 ..self.limits.clone()

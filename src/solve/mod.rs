@@ -113,12 +113,12 @@ const LENT_SUBTREE_NODES: usize = 1000;
 /// A VCT leaf counts a move as a threat only if its certificate has at most this many fours.
 const VCT_THREAT_FOURS: u32 = 3;
 /// The ε of the 1+ε trick, as 1/ε, in the proof search and in the VCTs it tries below the
-/// root (the leaves' and the pass VCTs): an eighth, where the threat search's own default is a
-/// quarter. These searches, most of them within small budgets, take less than half the nodes on
-/// Kagetsu's far replies that turn to a sibling sooner, and about a quarter fewer on its replies
+/// root (the leaves' and the pass VCTs, most of them within small budgets): an eighth, where
+/// the threat search's own default is a quarter. Searches that turn to a sibling sooner take
+/// less than half the nodes on Kagetsu's far replies, and about a quarter fewer on its replies
 /// at distance 3 and 4. The root's VCT rounds keep a quarter, as `renju vct` does: long VCTs
 /// do better with it (`BENCHMARKS.md`).
-const ONE_OVER_EPSILON: u32 = 8;
+const SOLVE_ONE_OVER_EPSILON: u32 = 8;
 /// Beside the root's VCT, a narrow one: a move counts as a threat only if its certificate
 /// has this many fours at most, and the lines are bounded in depth, deepened in turn (see
 /// [`NarrowVct`]).

@@ -10,7 +10,7 @@ use crate::threat::Stopped;
 
 use super::table::Table;
 use super::{
-    Entry, Expansion, MAX_SLICE, Move, ONE_OVER_EPSILON, Prover, ROOT_VCT_SHARE, SIMULATIONS,
+    Entry, Expansion, MAX_SLICE, Move, Prover, ROOT_VCT_SHARE, SIMULATIONS, SOLVE_ONE_OVER_EPSILON,
     settled,
 };
 
@@ -143,7 +143,7 @@ impl<'a> Prover<'a> {
                 combined
             };
             let (c_th_pn, c_th_dn) =
-                child_thresholds(is_or, th_pn, th_dn, &choice, ONE_OVER_EPSILON);
+                child_thresholds(is_or, th_pn, th_dn, &choice, SOLVE_ONE_OVER_EPSILON);
             let m = moves[choice.best].point;
             self.board.play_unchecked(m);
             let (child_pn, _) = self.mid(c_th_pn, c_th_dn);

@@ -63,9 +63,10 @@ pub struct VctOptions {
     /// is the same (a win, no win, or unknown at a limit), the line and node count may differ.
     /// Each thread's search has the whole node budget of `limits` and its own tables.
     pub threads: Option<usize>,
-    /// The ε of the search's 1+ε trick, as 1/ε (default 4, a quarter). A smaller ε turns to a sibling sooner: broader, which pays within the small
-    /// budgets of the VCTs `solve` tries at its nodes, and costs on long searches
-    /// (`BENCHMARKS.md`). It changes only the order of the search, never a result.
+    /// The ε of the search's 1+ε trick, as 1/ε (default 4, a quarter). A smaller ε turns to
+    /// a sibling sooner: broader, which pays within the small budgets of the VCTs `solve`
+    /// tries below its root, and costs on long searches (`BENCHMARKS.md`). It changes only
+    /// the order of the search, never a result.
     pub one_over_epsilon: Option<u32>,
     /// A counter each search adds its nodes to as it goes (every few thousand, and the rest at
     /// its end), for a progress display: at the end it holds the report's node count.
