@@ -61,7 +61,7 @@ use crate::rules::{Board, Color, Point, Rules, Size};
 pub use journal::{MAGIC, VERSION};
 pub use report::{OpenChild, PlyReport, RootReport};
 pub use run::{Round, Searches};
-pub use search::{RoundOptions, ordered_moves};
+pub use search::{RoundOptions, guide, ordered_moves};
 
 /// The parent of a root node.
 const NO_PARENT: u32 = u32::MAX;

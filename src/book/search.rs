@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::{Book, BookError, Certificate, MAX_DOUBLINGS, Status};
-use crate::db::Builder;
+use crate::db::{Builder, Settled};
 use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
-use crate::solve::{SolveOptions, solve};
+use crate::solve::{Known, SolveOptions, solve};
 use crate::threat::{
     Limits, Outcome, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies, prove_vct, vcf,
 };
@@ -44,6 +44,19 @@ pub struct RoundOptions {
     /// Raised to call off one search (its leaf was settled meanwhile): cut short by it, the
     /// search is not counted either.
     pub called_off: Option<Arc<AtomicBool>>,
+    /// The positions the database held when the search started, as a guide for it
+    /// ([`SolveOptions::known`]).
+    pub known: Option<Known>,
+}
+
+/// The guide a book's database gives its searches ([`SolveOptions::known`]): every position
+/// stored when the snapshot was taken, with the side that wins it. A leaf's search may run
+/// into positions the book proved under another White move (the White stones swapped, say):
+/// it takes them as settled and looks elsewhere, and its proof, read out without the guide,
+/// proves them again where it needs them (`docs/book.md`).
+#[must_use]
+pub fn guide(settled: Settled) -> Known {
+    Known(Arc::new(move |board: &Board| settled.winner(board)))
 }
 
 impl RoundOptions {
@@ -229,6 +242,7 @@ pub(super) fn search(
         full_width: false,
         vct_nodes: None,
         threads: Some(1),
+        known: options.known.clone(),
     };
     let solution = solve(board, &solve_options, &mut |_| {});
     let stopped = options.interrupted_or_called_off();

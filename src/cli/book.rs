@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use renju::book::unit::Unit;
-use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches};
+use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches, guide};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
 use renju::rules::Color;
@@ -277,6 +277,7 @@ fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions
         deadline: None,
         stop: None,
         called_off: None,
+        known: None,
     })
 }
 
@@ -450,6 +451,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             .and_then(|b| Duration::try_from_secs_f64(b).ok())
             .and_then(|d| started.checked_add(d)),
         stop: Some(interrupted()),
+        known: Some(guide(opened.db.settled())),
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
@@ -512,6 +514,8 @@ fn grow(
     started: Instant,
     global: &Global,
 ) -> Result<(&'static str, Database)> {
+    let mut options = options.clone();
+    let options = &mut options;
     let bar = crate::cli::spinner(global);
     let mut last_checkpoint = Instant::now();
     let mut run = Round::default();
@@ -550,6 +554,8 @@ fn grow(
         }
         if last_checkpoint.elapsed().as_secs_f64() >= args.checkpoint {
             checkpoint(&args.book, opened, &mut last_checkpoint)?;
+            // The searches started from now on are guided by what the database holds now.
+            options.known = Some(guide(opened.db.settled()));
         }
     };
     // Searches still under way (the run stopped, or their roots are settled): called off, and

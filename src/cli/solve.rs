@@ -8,15 +8,17 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use renju::db::Builder;
 use renju::notation::{self, PositionOptions};
 use renju::rules::{Board, Color, Point};
-use renju::solve::{DEFAULT_MEMORY_MB, Progress, Solution, SolveOptions, Verdict, solve};
+use renju::solve::{DEFAULT_MEMORY_MB, Known, Progress, Solution, SolveOptions, Verdict, solve};
 use renju::threat::Limits;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::Global;
 use crate::cli::search::interrupted;
+use crate::input_error;
 
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
@@ -57,6 +59,11 @@ pub struct SolveArgs {
     /// with --batch, every proof in input order, in one write once all are solved).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
+    /// Guide the search with the positions of this solution database (a book's, say): a
+    /// position it holds, met below the root, is taken as settled, and the search looks
+    /// elsewhere. The proof is read out without it, so it stands on its own.
+    #[arg(long, value_name = "FILE")]
+    guide: Option<PathBuf>,
     /// Solve every position of FILE (`-` for standard input) in parallel: JSON lines
     /// `{"id":..,"position":..,"to_move":..}` or one position per line. Prints one JSON result
     /// per line, in input order.
@@ -110,7 +117,12 @@ fn progress_line(p: &Progress, seconds: f64) -> String {
 
 /// The search options for one position: `memory_mb` and `threads` as given, the rest from the
 /// arguments, the time limit counted from now.
-fn solve_options(args: &SolveArgs, memory_mb: Option<u64>, threads: usize) -> SolveOptions {
+fn solve_options(
+    args: &SolveArgs,
+    memory_mb: Option<u64>,
+    threads: usize,
+    known: Option<&Known>,
+) -> SolveOptions {
     SolveOptions {
         limits: Limits {
             nodes: args.nodes,
@@ -121,7 +133,26 @@ fn solve_options(args: &SolveArgs, memory_mb: Option<u64>, threads: usize) -> So
         full_width: args.full_width,
         vct_nodes: Some(args.vct_nodes),
         threads: Some(threads),
+        known: known.cloned(),
     }
+}
+
+/// The guide `--guide` names: every position of the database, with its winner. The database
+/// must be for the rules and board of the positions solved.
+fn guide_of(args: &SolveArgs, options: &PositionOptions) -> Result<Option<Known>> {
+    let Some(path) = &args.guide else {
+        return Ok(None);
+    };
+    let db = crate::cli::db::read(path)?;
+    if db.rules != options.rules || db.size != options.size {
+        return Err(input_error(format!(
+            "`{}` holds {}, not {}: give another --guide",
+            path.display(),
+            renju::db::describe(db.rules, db.size),
+            renju::db::describe(options.rules, options.size)
+        )));
+    }
+    Ok(Some(renju::book::guide(Builder::extend(db).settled())))
 }
 
 /// The answer for `board`, without its database step.
@@ -167,7 +198,8 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         crate::cli::distinct_output(proof, "--proof", db, "database given to --db")?;
     }
     let board = crate::read_position_text(position, &options)?;
-    let (solution, seconds) = solve_with_spinner(&board, args, global);
+    let known = guide_of(args, &options)?;
+    let (solution, seconds) = solve_with_spinner(&board, args, known.as_ref(), global);
     if let (Some(path), Some(proof)) = (&args.proof, &solution.proof) {
         let mut text = serde_json::to_vec(proof)?;
         text.push(b'\n');
@@ -197,9 +229,14 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
 
 /// Solves `board` on all the threads asked for, with a progress bar on a terminal; the
 /// solution and the seconds it took.
-fn solve_with_spinner(board: &Board, args: &SolveArgs, global: &Global) -> (Solution, f64) {
+fn solve_with_spinner(
+    board: &Board,
+    args: &SolveArgs,
+    known: Option<&Known>,
+    global: &Global,
+) -> (Solution, f64) {
     let threads = crate::cli::threads_of(args.threads);
-    let solve_options = solve_options(args, args.memory, threads);
+    let solve_options = solve_options(args, args.memory, threads, known);
     let bar = crate::cli::spinner(global);
     let start = Instant::now();
     let solution = solve(board, &solve_options, &mut |p| {
@@ -267,6 +304,7 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
         };
         notation::parse_position(position, &options).map_err(|e| e.to_string())
     })?;
+    let known = guide_of(args, &options)?;
     let pool = crate::cli::batch::pool(args.threads)?;
     let memory = renju::threat::memory_share(
         args.memory.unwrap_or(DEFAULT_MEMORY_MB),
@@ -279,7 +317,8 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
             return (None, unsearched(id.clone(), board));
         }
         let start = Instant::now();
-        let solution = solve(board, &solve_options(args, Some(memory), 1), &mut |_| {});
+        let options = solve_options(args, Some(memory), 1, known.as_ref());
+        let solution = solve(board, &options, &mut |_| {});
         let answer = answer(
             Some(id.clone()),
             board,

@@ -291,6 +291,38 @@ impl Source for CombinedSource {
     }
 }
 
+/// The positions of a database, each with whether its side to move wins
+/// ([`Builder::settled`]).
+#[derive(Debug, Default)]
+pub struct Settled(HashMap<PositionKey, bool>);
+
+impl Settled {
+    /// The side `board`'s position is proved won for, if it is stored (in any symmetric
+    /// form).
+    #[must_use]
+    pub fn winner(&self, board: &Board) -> Option<Color> {
+        let mover_wins = *self.0.get(&PositionKey::of(board).0)?;
+        let to_move = board.to_move();
+        Some(if mover_wins {
+            to_move
+        } else {
+            to_move.opponent()
+        })
+    }
+
+    /// How many positions it holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A database being extended.
 pub struct Builder {
     db: Database,
@@ -329,6 +361,25 @@ impl Builder {
     #[must_use]
     pub fn database(&self) -> &Database {
         &self.db
+    }
+
+    /// Every position stored so far with the side that wins it: a snapshot a search can
+    /// consult while the database grows.
+    #[must_use]
+    pub fn settled(&self) -> Settled {
+        Settled(
+            self.index
+                .iter()
+                .filter_map(|(key, &(n, _))| {
+                    let mover_wins = match self.db.nodes.get(n as usize)? {
+                        Node::Move { .. } | Node::Vcf(_) => true,
+                        Node::Replies { .. } => false,
+                        Node::Five => return None,
+                    };
+                    Some((*key, mover_wins))
+                })
+                .collect(),
+        )
     }
 
     fn check_rules(&self, rules: Rules, size: Size, what: &'static str) -> Result<(), DbError> {

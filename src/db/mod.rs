@@ -33,7 +33,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use build::{Added, Builder, Combined, PassCertificate, proof_rules, rules_named};
+pub use build::{Added, Builder, Combined, PassCertificate, Settled, proof_rules, rules_named};
 pub use export::{export_lib, export_text};
 pub use format::{HEADER_LEN, MAGIC, OLDEST_READ, VERSION, decode, encode};
 

@@ -262,6 +262,9 @@ pub(super) fn proved<'a>(
     }
     prover.limits = read_out;
     prover.stopped = false;
+    // The proof stands on its own: where the guide stood in for a search, the read-out
+    // searches (or finds a VCT) without it.
+    prover.known = None;
     let proof = match extract::extract(&mut prover) {
         Ok(proof) => proof,
         Err(Stopped) => {

@@ -25,7 +25,11 @@
 //! - when a defender reply is proved, its proof (the VCT that proved it, or the proof the
 //!   table holds for it, up to `LENT_SUBTREE_NODES` nodes) is tried on the other replies, and
 //!   proves every one where it holds, replayed by the rules on that board (simulation); a
-//!   proof that does not hold there proves nothing, so this prunes nothing unchecked.
+//!   proof that does not hold there proves nothing, so this prunes nothing unchecked;
+//! - a position below the root that the guide ([`SolveOptions::known`], a book's database)
+//!   says is won is taken as settled, proved or disproved, during the search only: the proof
+//!   is read out without the guide, searching again where it stood in, so what the guide says
+//!   is never part of a proof.
 //!
 //! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
 //! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
@@ -91,6 +95,25 @@ pub struct SolveOptions {
     /// Threads searching this one proof, sharing the transposition table (default 1: the
     /// search and its node counts are then deterministic). The verdict never depends on it.
     pub threads: Option<usize>,
+    /// Positions proved elsewhere (a book's database), which the search takes as settled
+    /// below the root: a guide, never a proof. The proof read out of a search is built
+    /// without it, searching again where it stood in, so a wrong guide costs nodes and never
+    /// makes a wrong result.
+    pub known: Option<Known>,
+}
+
+/// A guide for the search: the side a position is proved won for elsewhere, if it is known
+/// (see [`SolveOptions::known`]).
+#[derive(Clone)]
+pub struct Known(pub Arc<WinnerOf>);
+
+/// What a [`Known`] guide asks of a position: the side it is proved won for, if known.
+pub type WinnerOf = dyn Fn(&Board) -> Option<Color> + Send + Sync;
+
+impl std::fmt::Debug for Known {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Known(..)")
+    }
 }
 
 /// The VCT budget per attacker node when none is given.
@@ -311,6 +334,9 @@ struct Prover<'a> {
     sum: Sum,
     /// The other threads' workers (on the main worker only).
     helpers: Vec<Prover<'a>>,
+    /// The guide the search takes settled positions from ([`SolveOptions::known`]); `None`
+    /// while a proof is read out.
+    known: Option<&'a Known>,
     /// Nodes searched by both searches, all threads: what `--nodes` bounds.
     searched: Arc<AtomicU64>,
     /// Bytes of each thread's VCF table.

@@ -76,6 +76,7 @@ impl<'a> Prover<'a> {
                 Sum::Plain
             },
             helpers: Vec::new(),
+            known: options.known.as_ref(),
             searched: searched.clone(),
             spare: None,
         };
@@ -108,6 +109,7 @@ impl<'a> Prover<'a> {
             stopped: false,
             sum: self.sum,
             helpers: Vec::new(),
+            known: self.known,
             searched: self.searched.clone(),
             spare: None,
         }
@@ -192,6 +194,20 @@ impl<'a> Prover<'a> {
         if self.table.store(key, entry) == Stored::Full {
             self.stopped = true;
         }
+    }
+
+    /// The entry the guide ([`SolveOptions::known`]) gives the current position, below the
+    /// root: proved if it is known won for the attacker, disproved if for the defender.
+    pub(super) fn known_entry(&self) -> Option<Entry> {
+        if self.at_root() {
+            return None;
+        }
+        let winner = (self.known?.0)(&self.board)?;
+        Some(if winner == self.attacker {
+            Entry::PROVED
+        } else {
+            Entry::DISPROVED
+        })
     }
 
     /// Drops the current node's entry, so that it is searched again.

@@ -46,24 +46,31 @@ impl<'a> Prover<'a> {
             }
             Some(Entry { moves: Some(m), .. }) => (map(&m, frame.inverse()), m),
             _ if self.stopped => return (1, 1),
-            _ => match self.expand() {
-                Err(Stopped) => {
-                    self.stopped = true;
-                    return (1, 1);
+            _ => {
+                if let Some(known) = self.known_entry() {
+                    let numbers = (known.pn, known.dn);
+                    self.store(key, known);
+                    return numbers;
                 }
-                Ok(Expansion::Proved) => {
-                    self.store(key, Entry::PROVED);
-                    return (0, INF);
+                match self.expand() {
+                    Err(Stopped) => {
+                        self.stopped = true;
+                        return (1, 1);
+                    }
+                    Ok(Expansion::Proved) => {
+                        self.store(key, Entry::PROVED);
+                        return (0, INF);
+                    }
+                    Ok(Expansion::Disproved) => {
+                        self.store(key, Entry::DISPROVED);
+                        return (INF, 0);
+                    }
+                    Ok(Expansion::Moves(moves)) => {
+                        let canonical = map(&moves, frame);
+                        (moves.into(), canonical)
+                    }
                 }
-                Ok(Expansion::Disproved) => {
-                    self.store(key, Entry::DISPROVED);
-                    return (INF, 0);
-                }
-                Ok(Expansion::Moves(moves)) => {
-                    let canonical = map(&moves, frame);
-                    (moves.into(), canonical)
-                }
-            },
+            }
         };
         if !self.table.parallel() {
             return self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);

@@ -235,3 +235,67 @@ fn a_stop_before_the_lock_wait_keeps_the_proofs_found() {
         "the proof found before the stop was not written"
     );
 }
+
+#[test]
+fn a_guide_database_leaves_the_answer_and_its_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let guide = dir.path().join("guide.rdb");
+    // Black to move makes an open four.
+    let position = "h8 a1 i8 a2 j8 a3";
+    let stored = renju()
+        .args(["solve", position, "--json", "--db"])
+        .arg(&guide)
+        .output()
+        .unwrap();
+    assert_eq!(json(&stored)["result"], "win");
+    let proof = dir.path().join("proof.json");
+    for extra in [&[][..], &["--threads", "1"][..]] {
+        let out = renju()
+            .args(["solve", position, "--json", "--guide"])
+            .arg(&guide)
+            .args(["--proof"])
+            .arg(&proof)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(json(&out)["result"], "win");
+        let written: renju::proof::Proof =
+            serde_json::from_slice(&std::fs::read(&proof).unwrap()).unwrap();
+        check_proof(&written).unwrap();
+    }
+    // The same moves under gomoku rules: a guide for renju is refused, as is a missing file.
+    let missing = dir.path().join("missing.rdb");
+    for (args, needle) in [
+        (vec!["--rule", "gomoku"], "give another --guide"),
+        (vec![], "cannot read"),
+    ] {
+        let file = if args.is_empty() { &missing } else { &guide };
+        let out = renju()
+            .args(["solve", position, "--guide"])
+            .arg(file)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+    // A batch takes the guide too.
+    let batch = dir.path().join("batch.txt");
+    std::fs::write(&batch, format!("{position}\n")).unwrap();
+    let out = renju()
+        .args(["solve", "--batch"])
+        .arg(&batch)
+        .arg("--guide")
+        .arg(&guide)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["result"], "win");
+}

@@ -2,7 +2,8 @@
 //! `check`, every stored position answers `query` in all its symmetric forms, and every
 //! mutation of a good database is rejected, by the decoder or by the checker.
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 use renju::check::verify::{Report, check};
@@ -11,7 +12,7 @@ use renju::db::{
 };
 use renju::notation::{PositionOptions, parse_position};
 use renju::rules::{Board, Color, Point, Rule, Rules, Size, Symmetry};
-use renju::solve::{Proof, SolveOptions, Verdict, solve};
+use renju::solve::{Known, Proof, SolveOptions, Verdict, solve};
 
 use crate::solve::board_of;
 use crate::threats::{case, cases};
@@ -965,4 +966,125 @@ fn certificate_proofs_are_stored_as_found_not_shared_with_another_proof() {
     let db = renju_db_of(&[&proofs[0], &proofs[1]]);
     let report = checked(&db);
     assert!(report.ok, "{:?}", report.errors);
+}
+
+#[test]
+fn settled_positions_are_known_in_every_form_with_their_winner() {
+    for db in databases() {
+        let settled = Builder::extend(db.clone()).settled();
+        assert!(!settled.is_empty(), "{}", db.describe());
+        for (board, n, _) in positions(&db) {
+            let want = match &db.nodes[n as usize] {
+                Node::Move { .. } | Node::Vcf(_) => board.to_move(),
+                Node::Replies { .. } => board.to_move().opponent(),
+                Node::Five => continue,
+            };
+            for &s in Symmetry::of(db.size) {
+                let image = board.transformed(s);
+                assert_eq!(
+                    settled.winner(&image),
+                    Some(want),
+                    "{} under {s}",
+                    db.describe()
+                );
+            }
+        }
+        let empty = Board::new(db.size, db.rules);
+        if Index::build(&db).get(&empty).is_none() {
+            assert_eq!(settled.winner(&empty), None);
+        }
+    }
+}
+
+/// quintet's `test_vct_black` (`data/examples/vct.txt`): Black to move wins by a VCT that
+/// starts at f10.
+fn vct_black() -> Board {
+    let options = PositionOptions {
+        to_move: Some(Color::Black),
+        ..PositionOptions::default()
+    };
+    parse_position(include_str!("../../data/examples/vct.txt"), &options).unwrap()
+}
+
+/// A guide that counts the positions it answers.
+fn counting(
+    answer: impl Fn(&Board) -> Option<Color> + Send + Sync + 'static,
+) -> (Known, Arc<AtomicUsize>) {
+    let answered = Arc::new(AtomicUsize::new(0));
+    let count = answered.clone();
+    let known = Known(Arc::new(move |board: &Board| {
+        let winner = answer(board);
+        if winner.is_some() {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
+        winner
+    }));
+    (known, answered)
+}
+
+#[test]
+fn a_guide_from_a_database_is_taken_and_the_proof_stands_without_it() {
+    let root = vct_black();
+    // Black's f10, the VCT's first move, proved on its own and stored.
+    let mut after = root.clone();
+    after.play("f10".parse().unwrap()).unwrap();
+    let below = solve(&after, &SolveOptions::default(), &mut |_| {});
+    assert_eq!(below.verdict, Verdict::Loss);
+    let mut builder = Builder::new(Rules::renju(), Size::STANDARD);
+    builder.add_proof(below.proof.as_ref().unwrap()).unwrap();
+    let settled = builder.settled();
+    let (known, answered) = counting(move |board| settled.winner(board));
+    // Without VCT leaves (nor the root's VCT), the proof search itself meets f10.
+    let options = SolveOptions {
+        vct_nodes: Some(0),
+        known: Some(known),
+        ..SolveOptions::default()
+    };
+    let solution = solve(&root, &options, &mut |_| {});
+    assert_eq!(solution.verdict, Verdict::Win);
+    assert!(
+        answered.load(Ordering::Relaxed) > 0,
+        "the guide was not consulted"
+    );
+    // The proof is whole: checked on its own, in a database of its own.
+    let proof = solution.proof.unwrap();
+    let report = checked(&renju_db_of(&[&proof]));
+    assert!(report.ok, "{:?}", report.errors);
+}
+
+#[test]
+fn a_guide_that_lies_costs_nodes_and_never_makes_a_wrong_result() {
+    // Two stones: neither side has a win the search can find within the limit.
+    let options = PositionOptions::default();
+    let board = parse_position("h8 h9", &options).unwrap();
+    let limits = renju::threat::Limits {
+        nodes: Some(30_000),
+        ..renju::threat::Limits::default()
+    };
+    let honest = solve(
+        &board,
+        &SolveOptions {
+            limits: limits.clone(),
+            ..SolveOptions::default()
+        },
+        &mut |_| {},
+    );
+    assert_eq!(honest.verdict, Verdict::Unknown);
+    for liar in [Color::Black, Color::White] {
+        // Every position below the root "won" by `liar`.
+        let (known, answered) = counting(move |_| Some(liar));
+        let options = SolveOptions {
+            limits: limits.clone(),
+            known: Some(known),
+            ..SolveOptions::default()
+        };
+        let solution = solve(&board, &options, &mut |_| {});
+        assert!(answered.load(Ordering::Relaxed) > 0);
+        assert_eq!(
+            solution.verdict,
+            Verdict::Unknown,
+            "a guide won for {liar:?}"
+        );
+        assert!(solution.proof.is_none());
+    }
 }
