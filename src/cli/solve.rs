@@ -61,8 +61,9 @@ pub struct SolveArgs {
     db: Option<PathBuf>,
     /// Guide the search with the positions of this solution database (a book's, say): a
     /// position it holds, met below the root, is taken as settled, and the search looks
-    /// elsewhere. The proof is read out without it, so it stands on its own.
-    #[arg(long, value_name = "FILE")]
+    /// elsewhere. The proof is read out without it, so it stands on its own. Not with
+    /// --full-width, whose draws rest on disproofs alone.
+    #[arg(long, value_name = "FILE", conflicts_with = "full_width")]
     guide: Option<PathBuf>,
     /// Solve every position of FILE (`-` for standard input) in parallel: JSON lines
     /// `{"id":..,"position":..,"to_move":..}` or one position per line. Prints one JSON result

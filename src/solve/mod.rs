@@ -98,7 +98,8 @@ pub struct SolveOptions {
     /// Positions proved elsewhere (a book's database), which the search takes as settled
     /// below the root: a guide, never a proof. The proof read out of a search is built
     /// without it, searching again where it stood in, so a wrong guide costs nodes and never
-    /// makes a wrong result.
+    /// makes a wrong result. Ignored with `full_width`, where a draw is concluded from two
+    /// disproofs, which leave no proof to read out.
     pub known: Option<Known>,
 }
 

@@ -197,9 +197,10 @@ impl<'a> Prover<'a> {
     }
 
     /// The entry the guide ([`SolveOptions::known`]) gives the current position, below the
-    /// root: proved if it is known won for the attacker, disproved if for the defender.
+    /// root: proved if it is known won for the attacker, disproved if for the defender. Not in
+    /// full width, where a draw is concluded from two disproofs, with no proof to read out.
     pub(super) fn known_entry(&self) -> Option<Entry> {
-        if self.at_root() {
+        if self.at_root() || self.full_width {
             return None;
         }
         let winner = (self.known?.0)(&self.board)?;

@@ -1088,3 +1088,21 @@ fn a_guide_that_lies_costs_nodes_and_never_makes_a_wrong_result() {
         assert!(solution.proof.is_none());
     }
 }
+
+#[test]
+fn full_width_ignores_the_guide_whose_disproofs_would_make_draws() {
+    // Freestyle, three in a row on the empty 4x4 board: Black to move wins. A guide that calls
+    // every position won by White would disprove Black's every move, and a draw in full width
+    // is two disproofs, with no proof to read out: the guide is not consulted there.
+    let rules = Rules::new(Rule::Freestyle, Some(3)).unwrap();
+    let board = Board::new(Size::square(4).unwrap(), rules);
+    let (known, answered) = counting(|_| Some(Color::White));
+    let options = SolveOptions {
+        full_width: true,
+        known: Some(known),
+        ..SolveOptions::default()
+    };
+    let solution = solve(&board, &options, &mut |_| {});
+    assert_eq!(solution.verdict, Verdict::Win);
+    assert_eq!(answered.load(Ordering::Relaxed), 0);
+}
