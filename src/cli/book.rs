@@ -470,7 +470,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             "note: {expanded} position(s) searched at the old ply limit expanded under the new one"
         );
     }
-    let (stopped, db) = grow(args, &mut opened, &options, &pool, started, global)?;
+    let (stopped, db) = grow(args, &mut opened, options, &pool, started, global)?;
     print_standing(
         &standing(&args.book, &opened.book, &db, Some(stopped)),
         global,
@@ -509,13 +509,11 @@ fn add_roots(args: &BuildArgs, book: &mut Book, quiet: bool) -> Result<usize> {
 fn grow(
     args: &BuildArgs,
     opened: &mut Opened,
-    options: &RoundOptions,
+    mut options: RoundOptions,
     pool: &rayon::ThreadPool,
     started: Instant,
     global: &Global,
 ) -> Result<(&'static str, Database)> {
-    let mut options = options.clone();
-    let options = &mut options;
     let bar = crate::cli::spinner(global);
     let mut last_checkpoint = Instant::now();
     let mut run = Round::default();
@@ -532,7 +530,7 @@ fn grow(
         }
         let mut round = opened
             .book
-            .start(&mut opened.db, options, pool, &mut searches)
+            .start(&mut opened.db, &options, pool, &mut searches)
             .map_err(book_error)?;
         if searches.running() == 0 && opened.book.finished() {
             // Settled by look-ups and twins alone.

@@ -11,7 +11,7 @@ use renju::db::{
 use renju::notation::PositionOptions;
 use renju::proof::Proof;
 use renju::renlib;
-use renju::rules::Color;
+use renju::rules::{Color, Rules, Size};
 use serde::Serialize;
 
 use crate::{Global, input_error, outln};
@@ -343,15 +343,7 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
     if path.exists() {
         // The header is enough here; the whole file is read when the proof is added.
         let (rules, size) = Database::read_rules(path).map_err(|e| read_error(path, e))?;
-        if rules != options.rules || size != options.size {
-            return Err(input_error(format!(
-                "`{}` holds {}, not {}: give another --db",
-                path.display(),
-                renju::db::describe(rules, size),
-                renju::db::describe(options.rules, options.size)
-            )));
-        }
-        return Ok(());
+        return same_rules(path, (rules, size), options, "--db");
     }
     let dir = renju::atomic::directory_of(path);
     if !dir.is_dir() {
@@ -359,6 +351,25 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
             "cannot create `{}`: `{}` is not a directory",
             path.display(),
             dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// An input error unless the database at `path`, for `rules` on `size`, is for the rules and
+/// board of the positions in `options`; `flag` is the option that named it.
+pub fn same_rules(
+    path: &Path,
+    (rules, size): (Rules, Size),
+    options: &PositionOptions,
+    flag: &str,
+) -> Result<()> {
+    if rules != options.rules || size != options.size {
+        return Err(input_error(format!(
+            "`{}` holds {}, not {}: give another {flag}",
+            path.display(),
+            renju::db::describe(rules, size),
+            renju::db::describe(options.rules, options.size)
         )));
     }
     Ok(())

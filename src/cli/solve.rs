@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use crate::Global;
 use crate::cli::search::interrupted;
-use crate::input_error;
 
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
@@ -145,14 +144,7 @@ fn guide_of(args: &SolveArgs, options: &PositionOptions) -> Result<Option<Known>
         return Ok(None);
     };
     let db = crate::cli::db::read(path)?;
-    if db.rules != options.rules || db.size != options.size {
-        return Err(input_error(format!(
-            "`{}` holds {}, not {}: give another --guide",
-            path.display(),
-            renju::db::describe(db.rules, db.size),
-            renju::db::describe(options.rules, options.size)
-        )));
-    }
+    crate::cli::db::same_rules(path, (db.rules, db.size), options, "--guide")?;
     Ok(Some(renju::book::guide(Builder::extend(db).settled())))
 }
 

@@ -310,12 +310,6 @@ impl Settled {
         })
     }
 
-    /// How many positions it holds.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
     /// Whether it holds none.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -371,12 +365,9 @@ impl Builder {
             self.index
                 .iter()
                 .filter_map(|(key, &(n, _))| {
-                    let mover_wins = match self.db.nodes.get(n as usize)? {
-                        Node::Move { .. } | Node::Vcf(_) => true,
-                        Node::Replies { .. } => false,
-                        Node::Five => return None,
-                    };
-                    Some((*key, mover_wins))
+                    // Whether the side to move wins, whichever side that is.
+                    let winner = self.db.nodes.get(n as usize)?.winner(Color::Black)?;
+                    Some((*key, winner == Color::Black))
                 })
                 .collect(),
         )
