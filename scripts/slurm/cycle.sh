@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The book cycle on Slurm, ROUNDS times (default 1):
 #   renju book plan BOOK --shards SHARDS --out UNITS      the frontier as at most SHARDS units
-#   sbatch --wait --array=0-(N-1) book.sbatch UNITS PARTS  one array task per unit
+#   sbatch --wait --array=0-(N-1) book.sbatch UNITS PARTS  one array task per unit, its searches
+#                                                          guided by a copy of BOOK (--guide)
 #   renju db merge BOOK PARTS/part-*.db                    the parts back into the book
 #   renju check BOOK                                       the book verified from scratch
 # It stops early when plan writes no unit (nothing left to prove), and exits non-zero as soon as
@@ -97,6 +98,10 @@ for ((r = 1; r <= rounds; r++)); do
   say "round $r of $rounds, in $dir"
 
   step "$renju" book plan "$book" --shards "$shards" --out "$units" "${plan_args[@]}"
+  # The tasks' searches are guided by the book's proofs as planned (`book work --guide`): a
+  # copy in the round's directory, which the compute nodes share and the merge leaves alone.
+  guide=$dir/guide.db
+  cp -- "$book" "$guide"
   n=0
   while [[ -e $units/unit-$n.json ]]; do n=$((n + 1)); done
   shopt -s nullglob
@@ -114,7 +119,7 @@ for ((r = 1; r <= rounds; r++)); do
   say "\$ sbatch --wait --array=0-$((n - 1)) ... book.sbatch $units $parts"
   if ! sbatch --wait --array="0-$((n - 1))" --output="$logs/%x-%A_%a.log" \
     --export="ALL,RENJU=$renju" "${sbatch_args[@]}" \
-    "$script" "$units" "$parts" "${work_args[@]}"; then
+    "$script" "$units" "$parts" --guide "$guide" "${work_args[@]}"; then
     for log in "$logs"/*.log; do
       [[ -e $log ]] || continue
       echo "----- $log" >&2

@@ -67,6 +67,11 @@ pub enum BookCommand {
         /// Positions searched at once (default: all cores).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// Guide the searches with the positions of this database (the book's own, as it
+        /// stood when the unit was planned): a position it holds, met below a search's root,
+        /// is taken as settled. The proofs are read out without it, so they stand on their own
+        #[arg(long, value_name = "BOOK")]
+        guide: Option<PathBuf>,
     },
 }
 
@@ -253,7 +258,12 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             out,
             budget,
         } => plan(book, *shards, *per_shard, out, budget, global, given),
-        BookCommand::Work { unit, out, threads } => work(unit, out, *threads, global),
+        BookCommand::Work {
+            unit,
+            out,
+            threads,
+            guide,
+        } => work(unit, out, *threads, guide.as_deref(), global),
     }
 }
 
@@ -678,7 +688,13 @@ fn plan(
     Ok(())
 }
 
-fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Result<()> {
+fn work(
+    path: &Path,
+    out: &Path,
+    threads: Option<u32>,
+    guide: Option<&Path>,
+    global: &Global,
+) -> Result<()> {
     crate::cli::distinct_output(out, "--out", path, "work unit")?;
     // A book's database is written by `book build` and `db merge` only: a part written over
     // it (through symbolic links too, as the part would be) would drop every proof the
@@ -698,12 +714,16 @@ fn work(path: &Path, out: &Path, threads: Option<u32>, global: &Global) -> Resul
     let (rules, size) = unit
         .rules()
         .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    let known = guide
+        .map(|g| crate::cli::db::guide(g, (rules, size), "--guide"))
+        .transpose()?;
     let threads = threads_of(threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;
     let options = RoundOptions {
         threads,
         stop: Some(interrupted()),
         memory_mb: Some(1024),
+        known,
         ..RoundOptions::default()
     };
     let mut db = Builder::new(rules, size);

@@ -360,19 +360,38 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
 /// board of the positions in `options`; `flag` is the option that named it.
 pub fn same_rules(
     path: &Path,
-    (rules, size): (Rules, Size),
+    held: (Rules, Size),
     options: &PositionOptions,
     flag: &str,
 ) -> Result<()> {
-    if rules != options.rules || size != options.size {
+    rules_match(path, held, (options.rules, options.size), flag)
+}
+
+/// An input error unless the database at `path`, for the rules and board `held`, is for
+/// those `wanted`; `flag` is the option that named it.
+fn rules_match(
+    path: &Path,
+    (rules, size): (Rules, Size),
+    wanted: (Rules, Size),
+    flag: &str,
+) -> Result<()> {
+    if (rules, size) != wanted {
         return Err(input_error(format!(
             "`{}` holds {}, not {}: give another {flag}",
             path.display(),
             renju::db::describe(rules, size),
-            renju::db::describe(options.rules, options.size)
+            renju::db::describe(wanted.0, wanted.1)
         )));
     }
     Ok(())
+}
+
+/// The guide a database file gives a search (`--guide`): every position it holds, with its
+/// winner. The database must be for `wanted`, the rules and board of the positions searched.
+pub fn guide(path: &Path, wanted: (Rules, Size), flag: &str) -> Result<renju::solve::Known> {
+    let db = read(path)?;
+    rules_match(path, (db.rules, db.size), wanted, flag)?;
+    Ok(renju::book::guide(Builder::extend(db).settled()))
 }
 
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.

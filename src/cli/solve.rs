@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use renju::db::Builder;
 use renju::notation::{self, PositionOptions};
 use renju::rules::{Board, Color, Point};
 use renju::solve::{DEFAULT_MEMORY_MB, Known, Progress, Solution, SolveOptions, Verdict, solve};
@@ -143,9 +142,7 @@ fn guide_of(args: &SolveArgs, options: &PositionOptions) -> Result<Option<Known>
     let Some(path) = &args.guide else {
         return Ok(None);
     };
-    let db = crate::cli::db::read(path)?;
-    crate::cli::db::same_rules(path, (db.rules, db.size), options, "--guide")?;
-    Ok(Some(renju::book::guide(Builder::extend(db).settled())))
+    crate::cli::db::guide(path, (options.rules, options.size), "--guide").map(Some)
 }
 
 /// The answer for `board`, without its database step.

@@ -263,6 +263,7 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
         for i in 0..n {
             let part = units.join(format!("part-{i}.db"));
             let unit = units.join(format!("unit-{i}.json"));
+            // Guided by the book as planned, as `cycle.sh` runs it.
             let out = run(&[
                 "book",
                 "work",
@@ -272,6 +273,8 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
                 "--threads",
                 "1",
                 "--json",
+                "--guide",
+                arg(&book),
             ]);
             assert!(out.status.success(), "{}", stderr(&out));
             assert!(
@@ -683,4 +686,105 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
         assert_eq!(json(line.as_bytes())["result"], "stopped", "{line}");
     }
     assert!(part.exists(), "the part is written even when cut short");
+}
+
+/// `book work --guide`: the searches take the settled positions of a database (here the
+/// position after White's j6 in the example VCT's line), the proofs stand on their own, and a
+/// guide for other rules, or none at all, is a one-line input error.
+#[test]
+fn work_takes_a_guide_and_its_proofs_stand_without_it() {
+    use renju::book::RoundOptions;
+    use renju::book::unit::Unit;
+    use renju::notation::{DiagramStyle, PositionOptions, format_diagram, parse_position};
+    use renju::rules::{Color, Rules, Size};
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(VCT).unwrap();
+    let mut board = parse_position(&text, &PositionOptions::default()).unwrap();
+    // Black's f10, the VCT's first move: White to move loses.
+    board.play("f10".parse().unwrap()).unwrap();
+    let options = RoundOptions {
+        position_nodes: Some(100_000),
+        ..RoundOptions::default()
+    };
+    let mut unit = Unit::new(Rules::renju(), Size::STANDARD, &options);
+    unit.push(1, &board, &[], 0);
+    let unit_path = dir.path().join("unit-0.json");
+    std::fs::write(&unit_path, serde_json::to_string(&unit).unwrap()).unwrap();
+    // The guide: White's j6, Black to move, proved won for Black.
+    board.play("j6".parse().unwrap()).unwrap();
+    assert_eq!(board.to_move(), Color::Black);
+    let below = dir.path().join("below.txt");
+    std::fs::write(&below, format_diagram(&board, &DiagramStyle::default())).unwrap();
+    let guide = dir.path().join("guide.rdb");
+    let stored = ok(&[
+        "solve",
+        arg(&below),
+        "--to-move",
+        "black",
+        "--threads",
+        "1",
+        "--json",
+        "--db",
+        arg(&guide),
+    ]);
+    assert_eq!(stored["result"], "win");
+
+    let work = |extra: &[&str], part: &Path| {
+        let mut args = vec![
+            "book",
+            "work",
+            arg(&unit_path),
+            "--out",
+            arg(part),
+            "--threads",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        json(&out.stdout)
+    };
+    let plain_part = dir.path().join("plain.db");
+    let guided_part = dir.path().join("guided.db");
+    let plain = work(&[], &plain_part);
+    let guided = work(&["--guide", arg(&guide)], &guided_part);
+    assert_eq!(plain["result"], "loss");
+    assert_eq!(guided["result"], "loss");
+    // One thread: the node counts are deterministic, and the guide changed the search (the
+    // read-out searches j6 again, without the guide).
+    assert_ne!(
+        plain["nodes"], guided["nodes"],
+        "the guide was not consulted"
+    );
+    // The guided part checks on its own: it holds no proof from the guide.
+    check_ok(&guided_part);
+
+    let gomoku = dir.path().join("gomoku.rdb");
+    let stored = ok(&[
+        "solve",
+        "h8 a1 i8 a2 j8 a3",
+        "--rule",
+        "gomoku",
+        "--json",
+        "--db",
+        arg(&gomoku),
+    ]);
+    assert_eq!(stored["result"], "win");
+    let missing = dir.path().join("missing.rdb");
+    for (file, needle) in [(&gomoku, "give another --guide"), (&missing, "cannot read")] {
+        let part = dir.path().join("never.db");
+        let message = input_error(&[
+            "book",
+            "work",
+            arg(&unit_path),
+            "--out",
+            arg(&part),
+            "--guide",
+            arg(file),
+        ]);
+        assert!(message.contains(needle), "{message}");
+        assert!(!part.exists());
+    }
 }
