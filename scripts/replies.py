@@ -100,6 +100,11 @@ def main():
     ap.add_argument("--nodes", type=int, help="nodes per reply")
     ap.add_argument("--threads", type=int, default=1, help="replies solved at once")
     ap.add_argument("--memory", type=int, help="MiB for the whole batch")
+    ap.add_argument(
+        "--attacker",
+        choices=["black", "white"],
+        help="search for this side's win only (solve --attacker)",
+    )
     ap.add_argument("--sample", type=int, help="a seeded random sample of this many replies")
     ap.add_argument("--seed", type=int, default=1, help="the sample's seed")
     ap.add_argument("--rings", help="only these rings, e.g. '1,2' (5 means 5 or more)")
@@ -138,6 +143,8 @@ def main():
         command += ["--nodes", str(args.nodes)]
     if args.memory is not None:
         command += ["--memory", str(args.memory)]
+    if args.attacker is not None:
+        command += ["--attacker", args.attacker]
     batch = "".join(
         json.dumps({"id": r, "position": " ".join(moves + [r])}) + "\n" for r, _ in todo
     )

@@ -426,7 +426,9 @@ impl Book {
         Ok(board)
     }
 
-    fn attacker(&self, node: u32) -> Color {
+    /// The side the book proves a win for at `node`: its root's attacker.
+    #[must_use]
+    pub fn attacker(&self, node: u32) -> Color {
         self.roots[self.nodes[node as usize].root as usize].attacker
     }
 

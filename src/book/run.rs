@@ -169,10 +169,11 @@ impl Book {
                 ..options.clone()
             };
             let attempts = self.nodes[leaf as usize].attempts;
+            let attacker = options.attacker_wins_only.then(|| self.attacker(leaf));
             let sender = searches.sender.clone();
             pool.spawn(move || {
                 let started = Instant::now();
-                let (solution, cut_short) = search(&board, attempts, &options);
+                let (solution, cut_short) = search(&board, attempts, attacker, &options);
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
@@ -359,7 +360,7 @@ mod tests {
         // l1's search ends without a result.
         let (pool, options) = on_threads(1, 10);
         let _ = pool;
-        let (failed, cut_short) = search(&board, 0, &options);
+        let (failed, cut_short) = search(&board, 0, None, &options);
         assert!(failed.proof.is_none() && !cut_short);
         let mut round = Round::default();
         book.fold_job(

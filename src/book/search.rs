@@ -47,6 +47,10 @@ pub struct RoundOptions {
     /// The positions the database held when the search started, as a guide for it
     /// ([`SolveOptions::known`]).
     pub known: Option<Known>,
+    /// Each leaf's search looks for the book attacker's win only
+    /// ([`SolveOptions::attacker`]): the defender's wins are not searched for, so no leaf is
+    /// disproved, and a leaf the defender wins stays open.
+    pub attacker_wins_only: bool,
 }
 
 /// The guide a book's database gives its searches ([`SolveOptions::known`]): every position
@@ -218,6 +222,7 @@ impl Book {
 pub(super) fn search(
     board: &Board,
     attempts: u32,
+    attacker: Option<Color>,
     options: &RoundOptions,
 ) -> (crate::solve::Solution, bool) {
     let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
@@ -243,6 +248,7 @@ pub(super) fn search(
         vct_nodes: None,
         threads: Some(1),
         known: options.known.clone(),
+        attacker,
     };
     let solution = solve(board, &solve_options, &mut |_| {});
     let stopped = options.interrupted_or_called_off();

@@ -271,7 +271,7 @@ mod tests {
             },
         );
         for (node, b) in &planned {
-            unit.push(*node, b, &book.path(*node), 0);
+            unit.push(*node, b, &book.path(*node), 0, None);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)

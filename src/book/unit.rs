@@ -57,6 +57,10 @@ pub struct UnitPosition {
     pub to_move: Color,
     /// Searches without a result before.
     pub attempts: u32,
+    /// With `book plan --attacker-wins-only`, the side whose win alone is searched for
+    /// ([`crate::solve::SolveOptions::attacker`]); absent, both sides' wins are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker: Option<Color>,
 }
 
 /// What `book work` found for one position.
@@ -91,8 +95,15 @@ impl Unit {
     }
 
     /// Adds the position on `board`, book position `book_node`, reached by `line` from its
-    /// root.
-    pub fn push(&mut self, book_node: u32, board: &Board, line: &[Point], attempts: u32) {
+    /// root, its search looking for `attacker`'s win alone if given.
+    pub fn push(
+        &mut self,
+        book_node: u32,
+        board: &Board,
+        line: &[Point],
+        attempts: u32,
+        attacker: Option<Color>,
+    ) {
         let names = |ps: Vec<Point>| ps.iter().map(ToString::to_string).collect();
         self.positions.push(UnitPosition {
             book_node,
@@ -101,6 +112,7 @@ impl Unit {
             white: names(super::points_of(board, Color::White)),
             to_move: board.to_move(),
             attempts,
+            attacker,
         });
     }
 
@@ -197,7 +209,7 @@ impl Unit {
                 .zip(&self.positions)
                 .map(|(board, p)| {
                     let started = std::time::Instant::now();
-                    let (solution, stopped) = search(board, p.attempts, &options);
+                    let (solution, stopped) = search(board, p.attempts, p.attacker, &options);
                     (solution, stopped, started.elapsed().as_secs_f64())
                 })
                 .collect()

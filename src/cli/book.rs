@@ -88,6 +88,11 @@ pub struct PositionBudget {
     /// Memory for the searches running at once, in MiB, shared out among them.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     memory: u64,
+    /// Each search looks for the attacker's win only (`solve --attacker`), not for the
+    /// defender's: fewer nodes where the attacker is expected to win, but no position is then
+    /// disproved.
+    #[arg(long)]
+    attacker_wins_only: bool,
 }
 
 /// The arguments of `book build`.
@@ -288,6 +293,7 @@ fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions
         stop: None,
         called_off: None,
         known: None,
+        attacker_wins_only: budget.attacker_wins_only,
     })
 }
 
@@ -647,7 +653,10 @@ fn plan(
     for (i, (node, board)) in picked.iter().enumerate() {
         let attempts = opened.book.nodes[*node as usize].attempts;
         let line = opened.book.path(*node);
-        written[i % units].push(*node, board, &line, attempts);
+        let attacker = options
+            .attacker_wins_only
+            .then(|| opened.book.attacker(*node));
+        written[i % units].push(*node, board, &line, attempts, attacker);
     }
     for (i, unit) in written.iter().enumerate() {
         let file = out.join(format!("unit-{i}.json"));

@@ -63,6 +63,11 @@ pub struct SolveArgs {
     /// --full-width, whose draws rest on disproofs alone.
     #[arg(long, value_name = "FILE", conflicts_with = "full_width")]
     guide: Option<PathBuf>,
+    /// Search for this side's win only (`black` or `white`), not for the other's: for a
+    /// position whose winner is expected, such as an opening's replies. A win or a loss is
+    /// proved as ever; anything else is `unknown`. Not with --full-width.
+    #[arg(long, value_name = "COLOR", conflicts_with = "full_width")]
+    attacker: Option<Color>,
     /// Solve every position of FILE (`-` for standard input) in parallel: JSON lines
     /// `{"id":..,"position":..,"to_move":..}` or one position per line. Prints one JSON result
     /// per line, in input order.
@@ -133,6 +138,7 @@ fn solve_options(
         vct_nodes: Some(args.vct_nodes),
         threads: Some(threads),
         known: known.cloned(),
+        attacker: args.attacker,
     }
 }
 

@@ -49,6 +49,26 @@ pub fn solve(
     let searched = Arc::new(AtomicU64::new(0));
     // A proof found within the limits is read out within a quarter more (see `proved`).
     let read_out = options.limits.with_read_out_grace(Instant::now());
+    if let Some(attacker) = options.attacker.filter(|_| !options.full_width) {
+        // One search, on every thread, with the memory it has beside the other search (half
+        // of the bound): with all of it, the replies measured took no fewer nodes, and one of
+        // them was lost (`BENCHMARKS.md`).
+        let mut prover = Prover::new(board, attacker, options, 2, (threads, threads), &searched);
+        let verdict = if attacker == to_move {
+            Verdict::Win
+        } else {
+            Verdict::Loss
+        };
+        return match alone(&mut prover, progress) {
+            Err(Stopped) => unknown(&prover, None, "stopped by a limit before a proof"),
+            Ok(true) => proved(prover, verdict, None, board, &read_out),
+            Ok(false) => unknown(
+                &prover,
+                None,
+                "the attacker's win was not found, and the other side's was not looked for (--attacker)",
+            ),
+        };
+    }
     let mut win = Prover::new(
         board,
         to_move,
@@ -72,13 +92,13 @@ pub fn solve(
         side_by_side(&mut win, &mut loss, progress)
     };
     match outcome {
-        Err(Stopped) => unknown(&win, &loss, "stopped by a limit before a proof"),
-        Ok(Some(true)) => proved(win, Verdict::Win, &loss, board, &read_out),
-        Ok(Some(false)) => proved(loss, Verdict::Loss, &win, board, &read_out),
-        Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, &loss, None),
+        Err(Stopped) => unknown(&win, Some(&loss), "stopped by a limit before a proof"),
+        Ok(Some(true)) => proved(win, Verdict::Win, Some(&loss), board, &read_out),
+        Ok(Some(false)) => proved(loss, Verdict::Loss, Some(&win), board, &read_out),
+        Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, Some(&loss), None),
         Ok(None) => unknown(
             &win,
-            &loss,
+            Some(&loss),
             "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing",
         ),
     }
@@ -141,6 +161,23 @@ fn take_turns<'a>(
             return Ok(decided);
         }
         if win.exhausted() || loss.exhausted() {
+            return Err(Stopped);
+        }
+        slice = slice.saturating_mul(2).min(MAX_SLICE);
+    }
+}
+
+/// One search alone (`--attacker`), on every thread, in rounds twice as long as the last,
+/// reporting progress after each: `Ok(true)` proved, `Ok(false)` disproved.
+fn alone(prover: &mut Prover<'_>, progress: &mut dyn FnMut(&Progress)) -> Result<bool, Stopped> {
+    let mut slice = 4096u64;
+    loop {
+        let (pn, dn) = prover.round(slice);
+        progress(&progress_of(&[&prover.table], prover.searched(), (pn, dn)));
+        if let Some(settled) = settled(pn, dn) {
+            return Ok(settled);
+        }
+        if prover.exhausted() {
             return Err(Stopped);
         }
         slice = slice.saturating_mul(2).min(MAX_SLICE);
@@ -212,8 +249,10 @@ fn decided(board: &Board) -> Option<Solution> {
     })
 }
 
-fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
-    let note = if win.table.is_full() || loss.table.is_full() {
+/// An unknown answer, with the statistics of the search `win` and of `loss`, the other one
+/// where it ran.
+fn unknown(win: &Prover<'_>, loss: Option<&Prover<'_>>, why: &'static str) -> Solution {
+    let note = if win.table.is_full() || loss.is_some_and(|l| l.table.is_full()) {
         "the table bound (--memory) was reached"
     } else {
         why
@@ -221,11 +260,11 @@ fn unknown(win: &Prover<'_>, loss: &Prover<'_>, why: &'static str) -> Solution {
     without_proof(Verdict::Unknown, win, loss, Some(note))
 }
 
-/// An answer with no proof tree (a draw, or unknown), with both searches' statistics.
+/// An answer with no proof tree (a draw, or unknown), with the searches' statistics.
 fn without_proof(
     verdict: Verdict,
     win: &Prover<'_>,
-    loss: &Prover<'_>,
+    loss: Option<&Prover<'_>>,
     note: Option<&'static str>,
 ) -> Solution {
     Solution {
@@ -233,7 +272,7 @@ fn without_proof(
         best_move: None,
         pv: Vec::new(),
         nodes: win.searched(),
-        tt_entries: win.table.len() + loss.table.len(),
+        tt_entries: win.table.len() + loss.map_or(0, |l| l.table.len()),
         proof: None,
         note,
     }
@@ -245,7 +284,7 @@ fn without_proof(
 pub(super) fn proved<'a>(
     mut prover: Prover<'a>,
     verdict: Verdict,
-    other: &Prover<'_>,
+    other: Option<&Prover<'_>>,
     root: &Board,
     read_out: &'a Limits,
 ) -> Solution {
@@ -282,7 +321,7 @@ pub(super) fn proved<'a>(
         best_move,
         pv,
         nodes: prover.searched(),
-        tt_entries: prover.table.len() + other.table.len(),
+        tt_entries: prover.table.len() + other.map_or(0, |o| o.table.len()),
         proof: Some(proof),
         note: None,
     }

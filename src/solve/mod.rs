@@ -36,6 +36,11 @@
 //! only `win` and `loss` are reported. With `full_width` both sides consider every legal move,
 //! so a disproof is exact, and a draw is shown by disproving a win for each side in turn.
 //!
+//! Two searches run, one for each side's win (in turns on one thread, side by side on more).
+//! [`SolveOptions::attacker`] runs only the one for that side's win, with every thread and the
+//! whole memory: a proof it finds is the same proof, read out the same way, and the one
+//! thing lost is the chance to prove the other side's win, which then stays `unknown`.
+//!
 //! The transposition table is keyed by canonical (symmetry-reduced) Zobrist keys, and stores the
 //! moves of expanded nodes in the canonical frame. Its estimated size is bounded by `memory`:
 //! when it is full, unresolved entries are dropped first; proved and disproved ones are kept.
@@ -101,6 +106,12 @@ pub struct SolveOptions {
     /// makes a wrong result. Ignored with `full_width`, where a draw is concluded from two
     /// disproofs, which leave no proof to read out.
     pub known: Option<Known>,
+    /// Search for this side's win only, not for the other's: for positions whose winner is
+    /// expected (a book's leaves, an opening's replies), where the other search's nodes are
+    /// spent for nothing. The answer is a win or a loss with its proof when this side's win
+    /// is found; anything else is `unknown`, since a win of the other side is not looked for.
+    /// Ignored with `full_width`, whose draws need both searches.
+    pub attacker: Option<Color>,
 }
 
 /// A guide for the search: the side a position is proved won for elsewhere, if it is known

@@ -83,7 +83,7 @@ fn a_proof_found_at_the_limit_is_read_out_within_the_grace() {
         } else {
             options.limits.clone()
         };
-        proved(p, Verdict::Win, &other, &board, &limits)
+        proved(p, Verdict::Win, Some(&other), &board, &limits)
     };
     let without = read_out(false);
     assert_eq!(without.verdict, Verdict::Unknown);

@@ -81,24 +81,46 @@ fn check_ok(book: &Path) -> Value {
     report
 }
 
-#[test]
-fn a_small_book_is_proved_from_the_top_and_checks() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("book.db");
-    let built = ok(&[
+/// `book build` of the example VCT root into `book`, 2000 nodes a search, with `extra`
+/// options; the JSON it prints.
+fn build_vct_book(book: &Path, extra: &[&str]) -> Value {
+    let mut args = vec![
         "book",
         "build",
         "--db",
-        arg(&book),
+        arg(book),
         "--roots",
         VCT,
         "--position-nodes",
         "2000",
-        "--threads",
-        "2",
         "--json",
         "--quiet",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+/// `book work UNIT --out PART` on one thread, with `extra` options, printing JSON.
+fn work_unit(unit: &Path, part: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "book",
+        "work",
+        arg(unit),
+        "--out",
+        arg(part),
+        "--threads",
+        "1",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn a_small_book_is_proved_from_the_top_and_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let built = build_vct_book(&book, &["--threads", "2"]);
     assert_eq!(built["stopped"], "every root settled");
     let root = &built["roots"][0];
     assert_eq!(root["result"], "proved");
@@ -264,18 +286,7 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
             let part = units.join(format!("part-{i}.db"));
             let unit = units.join(format!("unit-{i}.json"));
             // Guided by the book as planned, as `cycle.sh` runs it.
-            let out = run(&[
-                "book",
-                "work",
-                arg(&unit),
-                "--out",
-                arg(&part),
-                "--threads",
-                "1",
-                "--json",
-                "--guide",
-                arg(&book),
-            ]);
+            let out = work_unit(&unit, &part, &["--guide", arg(&book)]);
             assert!(out.status.success(), "{}", stderr(&out));
             assert!(
                 part.exists(),
@@ -708,7 +719,7 @@ fn work_takes_a_guide_and_its_proofs_stand_without_it() {
         ..RoundOptions::default()
     };
     let mut unit = Unit::new(Rules::renju(), Size::STANDARD, &options);
-    unit.push(1, &board, &[], 0);
+    unit.push(1, &board, &[], 0, None);
     let unit_path = dir.path().join("unit-0.json");
     std::fs::write(&unit_path, serde_json::to_string(&unit).unwrap()).unwrap();
     // The guide: White's j6, Black to move, proved won for Black.
@@ -731,18 +742,7 @@ fn work_takes_a_guide_and_its_proofs_stand_without_it() {
     assert_eq!(stored["result"], "win");
 
     let work = |extra: &[&str], part: &Path| {
-        let mut args = vec![
-            "book",
-            "work",
-            arg(&unit_path),
-            "--out",
-            arg(part),
-            "--threads",
-            "1",
-            "--json",
-        ];
-        args.extend_from_slice(extra);
-        let out = run(&args);
+        let out = work_unit(&unit_path, part, extra);
         assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
         json(&out.stdout)
     };
@@ -787,4 +787,62 @@ fn work_takes_a_guide_and_its_proofs_stand_without_it() {
         assert!(message.contains(needle), "{message}");
         assert!(!part.exists());
     }
+}
+
+/// `--attacker-wins-only`: the book's searches look for the attacker's win alone. The small
+/// book is proved and checks, a root the attacker loses is never disproved, and `book plan`
+/// writes the attacker into each unit position for
+/// `book work`, which proves what it can and checks.
+#[test]
+fn a_book_searching_the_attackers_wins_only_is_proved_and_its_units_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let built = build_vct_book(&book, &["--attacker-wins-only", "--threads", "1"]);
+    assert_eq!(built["roots"][0]["result"], "proved", "{built}");
+    check_ok(&book);
+    // With White as the attacker, the book disproves the root (Black wins) when it searches
+    // both sides' wins, and never when it searches White's alone.
+    let one_side = |extra: &[&str]| {
+        let book = dir.path().join(format!("white-{}.db", extra.len()));
+        let mut args = vec!["--attacker", "white", "--threads", "1"];
+        args.extend_from_slice(extra);
+        build_vct_book(&book, &args)["roots"][0]["result"].clone()
+    };
+    assert_eq!(one_side(&[]), "disproved");
+    assert_eq!(
+        one_side(&["--attacker-wins-only", "--budget", "2"]),
+        "unknown"
+    );
+
+    let planned = dir.path().join("planned.db");
+    let init = run(&[set_up(arg(&planned)), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let units = dir.path().join("units");
+    let plan = ok(&[
+        "book",
+        "plan",
+        arg(&planned),
+        "--shards",
+        "1",
+        "--position-nodes",
+        "100000",
+        "--attacker-wins-only",
+        "--out",
+        arg(&units),
+        "--json",
+    ]);
+    assert_eq!(plan["units"], 1);
+    let unit = units.join("unit-0.json");
+    let written: Value = json(&std::fs::read(&unit).unwrap());
+    let positions = written["positions"].as_array().unwrap();
+    assert!(!positions.is_empty());
+    for p in positions {
+        assert_eq!(p["attacker"], "black", "{p}");
+    }
+    let part = units.join("part-0.db");
+    let worked = work_unit(&unit, &part, &[]);
+    assert!(worked.status.success(), "{}", stderr(&worked));
+    let result = json(&worked.stdout);
+    assert_eq!(result["result"], "win", "{result}");
+    check_ok(&part);
 }

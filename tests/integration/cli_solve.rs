@@ -299,3 +299,41 @@ fn a_guide_database_leaves_the_answer_and_its_errors_are_one_line() {
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["result"], "win");
 }
+
+/// `solve --attacker`: the side whose win alone is searched for. Black's win is found (and
+/// after Black's first move, White's loss); White's is not, so the answer is `unknown`, with
+/// a note; a colour that is not one, or `--full-width` beside it, is a usage error.
+#[test]
+fn the_attacker_alone_is_searched_for() {
+    let position = "h8 a1 i8 a2 j8 a3";
+    let result = |extra: &[&str]| {
+        let out = renju()
+            .args(["solve", "--json", "--threads", "1", "--nodes", "100000"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}");
+        json(&out)
+    };
+    let won = result(&[position, "--attacker", "black"]);
+    assert_eq!(won["result"], "win");
+    let first = won["best_move"].as_str().unwrap();
+    assert!(["g8", "k8"].contains(&first), "{won}");
+    let after = format!("{position} {first}");
+    let lost = result(&[&after, "--attacker", "black"]);
+    assert_eq!(lost["result"], "loss");
+    let other = result(&[position, "--attacker", "white"]);
+    assert_eq!(other["result"], "unknown");
+    for (args, needle) in [
+        (vec![position, "--attacker", "blue"], "--attacker"),
+        (
+            vec![position, "--attacker", "black", "--full-width"],
+            "--full-width",
+        ),
+    ] {
+        let out = renju().arg("solve").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+    }
+}

@@ -318,3 +318,53 @@ fn vct_leaf_proofs_cover_every_counter_four() {
     );
     proved(&board, Verdict::Win, "counter-fours");
 }
+
+/// `SolveOptions::attacker`: one search, for that side's win. The quick quintet positions are
+/// won (attacker to move) and lost (after its first move) with proofs that replay, on one
+/// thread and on two; the other side as the attacker finds nothing and says `unknown`; in full
+/// width the option is ignored, since a draw needs both searches.
+#[test]
+fn one_side_searched_proves_its_wins_and_never_the_others() {
+    for case in quick_vct_cases() {
+        let attacker: Color = case.attacker.parse().unwrap();
+        let board = board_of(&case, attacker);
+        let first = case.expect_solution[0].to_lowercase().parse().unwrap();
+        let mut after = board.clone();
+        after.play(first).unwrap();
+        for threads in [1, 2] {
+            let one_sided = |side| SolveOptions {
+                attacker: Some(side),
+                threads: Some(threads),
+                ..SolveOptions::default()
+            };
+            for (position, want) in [(&board, Verdict::Win), (&after, Verdict::Loss)] {
+                let solution = solve(position, &one_sided(attacker), &mut |_| {});
+                assert_eq!(solution.verdict, want, "{}: {:?}", case.id, solution.note);
+                let proof = solution.proof.expect("a proved verdict has a proof");
+                assert_eq!(proof.attacker, attacker);
+                check_proof(&proof).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            }
+            // The defender's win is all that is looked for, and there is none to find. Its
+            // narrowed search ends (a disproof that proves nothing) or runs to the limit.
+            let limited = SolveOptions {
+                limits: renju::threat::Limits {
+                    nodes: Some(200_000),
+                    ..renju::threat::Limits::default()
+                },
+                ..one_sided(attacker.opponent())
+            };
+            let solution = solve(&board, &limited, &mut |_| {});
+            assert_eq!(solution.verdict, Verdict::Unknown, "{}", case.id);
+            assert!(solution.proof.is_none());
+        }
+    }
+    // 3x3 k=3 is a draw: with an attacker given, full width still searches both wins.
+    let rules = Rules::new(Rule::Freestyle, Some(3)).unwrap();
+    let empty = Board::new(Size::new(3, 3).unwrap(), rules);
+    let options = SolveOptions {
+        full_width: true,
+        attacker: Some(Color::Black),
+        ..SolveOptions::default()
+    };
+    assert_eq!(solve(&empty, &options, &mut |_| {}).verdict, Verdict::Draw);
+}
