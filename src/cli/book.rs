@@ -69,7 +69,7 @@ pub enum BookCommand {
         threads: Option<u32>,
         /// Guide the searches with the positions of this database (the book's own, as it
         /// stood when the unit was planned): a position it holds, met below a search's root,
-        /// is taken as settled. The proofs are read out without it, so they stand on their own
+        /// is taken as settled. The proofs are read out without it, so they stand on their own.
         #[arg(long, value_name = "BOOK")]
         guide: Option<PathBuf>,
     },
