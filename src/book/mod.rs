@@ -426,10 +426,15 @@ impl Book {
         Ok(board)
     }
 
-    /// The side the book proves a win for at `node`: its root's attacker.
-    #[must_use]
-    pub fn attacker(&self, node: u32) -> Color {
+    fn attacker(&self, node: u32) -> Color {
         self.roots[self.nodes[node as usize].root as usize].attacker
+    }
+
+    /// The side whose win alone a search of `node` looks for: the book's attacker with
+    /// [`RoundOptions::attacker_wins_only`], else none (both sides' wins).
+    #[must_use]
+    pub fn searched_attacker(&self, node: u32, options: &RoundOptions) -> Option<Color> {
+        options.attacker_wins_only.then(|| self.attacker(node))
     }
 
     fn to_move(&self, node: u32) -> Color {

@@ -169,7 +169,7 @@ impl Book {
                 ..options.clone()
             };
             let attempts = self.nodes[leaf as usize].attempts;
-            let attacker = options.attacker_wins_only.then(|| self.attacker(leaf));
+            let attacker = self.searched_attacker(leaf, &options);
             let sender = searches.sender.clone();
             pool.spawn(move || {
                 let started = Instant::now();

@@ -653,9 +653,7 @@ fn plan(
     for (i, (node, board)) in picked.iter().enumerate() {
         let attempts = opened.book.nodes[*node as usize].attempts;
         let line = opened.book.path(*node);
-        let attacker = options
-            .attacker_wins_only
-            .then(|| opened.book.attacker(*node));
+        let attacker = opened.book.searched_attacker(*node, &options);
         written[i % units].push(*node, board, &line, attempts, attacker);
     }
     for (i, unit) in written.iter().enumerate() {
@@ -724,7 +722,7 @@ fn work(
         .rules()
         .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
     let known = guide
-        .map(|g| crate::cli::db::guide(g, (rules, size), "--guide"))
+        .map(|g| crate::cli::db::guide(g, (rules, size)))
         .transpose()?;
     let threads = threads_of(threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;

@@ -343,7 +343,7 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
     if path.exists() {
         // The header is enough here; the whole file is read when the proof is added.
         let (rules, size) = Database::read_rules(path).map_err(|e| read_error(path, e))?;
-        return same_rules(path, (rules, size), options, "--db");
+        return same_rules(path, (rules, size), (options.rules, options.size), "--db");
     }
     let dir = renju::atomic::directory_of(path);
     if !dir.is_dir() {
@@ -356,20 +356,9 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
     Ok(())
 }
 
-/// An input error unless the database at `path`, for `rules` on `size`, is for the rules and
-/// board of the positions in `options`; `flag` is the option that named it.
-pub fn same_rules(
-    path: &Path,
-    held: (Rules, Size),
-    options: &PositionOptions,
-    flag: &str,
-) -> Result<()> {
-    rules_match(path, held, (options.rules, options.size), flag)
-}
-
 /// An input error unless the database at `path`, for the rules and board `held`, is for
 /// those `wanted`; `flag` is the option that named it.
-fn rules_match(
+fn same_rules(
     path: &Path,
     (rules, size): (Rules, Size),
     wanted: (Rules, Size),
@@ -388,9 +377,9 @@ fn rules_match(
 
 /// The guide a database file gives a search (`--guide`): every position it holds, with its
 /// winner. The database must be for `wanted`, the rules and board of the positions searched.
-pub fn guide(path: &Path, wanted: (Rules, Size), flag: &str) -> Result<renju::solve::Known> {
+pub fn guide(path: &Path, wanted: (Rules, Size)) -> Result<renju::solve::Known> {
     let db = read(path)?;
-    rules_match(path, (db.rules, db.size), wanted, flag)?;
+    same_rules(path, (db.rules, db.size), wanted, "--guide")?;
     Ok(renju::book::guide(Builder::extend(db).settled()))
 }
 

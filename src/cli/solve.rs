@@ -148,7 +148,7 @@ fn guide_of(args: &SolveArgs, options: &PositionOptions) -> Result<Option<Known>
     let Some(path) = &args.guide else {
         return Ok(None);
     };
-    crate::cli::db::guide(path, (options.rules, options.size), "--guide").map(Some)
+    crate::cli::db::guide(path, (options.rules, options.size)).map(Some)
 }
 
 /// The answer for `board`, without its database step.

@@ -59,10 +59,13 @@ pub fn solve(
         } else {
             Verdict::Loss
         };
-        return match alone(&mut prover, progress) {
-            Err(Stopped) => unknown(&prover, None, "stopped by a limit before a proof"),
-            Ok(true) => proved(prover, verdict, None, board, &read_out),
-            Ok(false) => unknown(
+        let result = prover.settle(&mut |p, numbers| {
+            progress(&progress_of(&[&p.table], p.searched(), numbers));
+        });
+        return match result {
+            None => unknown(&prover, None, "stopped by a limit before a proof"),
+            Some(true) => proved(prover, verdict, None, board, &read_out),
+            Some(false) => unknown(
                 &prover,
                 None,
                 "the attacker's win was not found, and the other side's was not looked for (--attacker)",
@@ -167,23 +170,6 @@ fn take_turns<'a>(
     }
 }
 
-/// One search alone (`--attacker`), on every thread, in rounds twice as long as the last,
-/// reporting progress after each: `Ok(true)` proved, `Ok(false)` disproved.
-fn alone(prover: &mut Prover<'_>, progress: &mut dyn FnMut(&Progress)) -> Result<bool, Stopped> {
-    let mut slice = 4096u64;
-    loop {
-        let (pn, dn) = prover.round(slice);
-        progress(&progress_of(&[&prover.table], prover.searched(), (pn, dn)));
-        if let Some(settled) = settled(pn, dn) {
-            return Ok(settled);
-        }
-        if prover.exhausted() {
-            return Err(Stopped);
-        }
-        slice = slice.saturating_mul(2).min(MAX_SLICE);
-    }
-}
-
 /// More threads: the two searches run at once, each on its share of the threads; the first
 /// proof calls the other off. This thread reports progress meanwhile.
 fn side_by_side<'a>(
@@ -203,7 +189,7 @@ fn side_by_side<'a>(
         for (i, prover) in [&mut *win, &mut *loss].into_iter().enumerate() {
             let (tx, other, spare) = (tx.clone(), tables[1 - i].clone(), spare.clone());
             scope.spawn(move || {
-                let result = prover.settle();
+                let result = prover.settle(&mut |_, _| {});
                 if result == Some(true) {
                     other.cancel();
                 } else {

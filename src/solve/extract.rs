@@ -287,7 +287,7 @@ mod tests {
         // move.
         assert!(matches!(p.find_vct(false), Ok((false, None))));
         p.root_vct_open = false;
-        assert_eq!(p.settle(), Some(true));
+        assert_eq!(p.settle(&mut |_, _| {}), Some(true));
         // The leaf table, warm from the searches below, now finds the root's VCT within the
         // leaf budget: the tree is that VCT, and the size bound holds for it too.
         let vct = lendable(&mut p, usize::MAX).expect("the VCT");

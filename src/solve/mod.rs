@@ -38,7 +38,7 @@
 //!
 //! Two searches run, one for each side's win (in turns on one thread, side by side on more).
 //! [`SolveOptions::attacker`] runs only the one for that side's win, with every thread and the
-//! whole memory: a proof it finds is the same proof, read out the same way, and the one
+//! memory it has beside the other (half the bound): a proof it finds is the same proof, read out the same way, and the one
 //! thing lost is the chance to prove the other side's win, which then stays `unknown`.
 //!
 //! The transposition table is keyed by canonical (symmetry-reduced) Zobrist keys, and stores the

@@ -217,11 +217,16 @@ impl<'a> Prover<'a> {
     }
 
     /// Rounds, each twice as long as the last, until the root is settled (`Some`), or a limit
-    /// is reached or the search is called off (`None`).
-    pub(super) fn settle(&mut self) -> Option<bool> {
+    /// is reached or the search is called off (`None`). `after_round` is given the search and
+    /// the root's numbers after each round.
+    pub(super) fn settle(
+        &mut self,
+        after_round: &mut dyn FnMut(&Self, (u32, u32)),
+    ) -> Option<bool> {
         let mut slice = 4096u64;
         loop {
             let (pn, dn) = self.round(slice);
+            after_round(self, (pn, dn));
             if let Some(settled) = settled(pn, dn) {
                 return Some(settled);
             }

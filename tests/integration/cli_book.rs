@@ -791,8 +791,8 @@ fn work_takes_a_guide_and_its_proofs_stand_without_it() {
 
 /// `--attacker-wins-only`: the book's searches look for the attacker's win alone. The small
 /// book is proved and checks, a root the attacker loses is never disproved, and `book plan`
-/// writes the attacker into each unit position for
-/// `book work`, which proves what it can and checks.
+/// writes the attacker into each unit position for `book work`, which proves what it can and
+/// checks.
 #[test]
 fn a_book_searching_the_attackers_wins_only_is_proved_and_its_units_say_so() {
     let dir = tempfile::tempdir().unwrap();
