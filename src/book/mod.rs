@@ -60,7 +60,7 @@ use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
 pub use report::{OpenChild, PlyReport, RootReport};
-pub use run::{Round, Searches};
+pub use run::{Outcome, Round, Searched, Searches};
 pub use search::{RoundOptions, guide, ordered_moves};
 
 /// The parent of a root node.

@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::search::{RoundOptions, search};
 use super::{Book, BookError, Status};
 use crate::db::Builder;
-use crate::rules::Board;
+use crate::rules::{Board, Color, Point};
 use crate::solve::{Solution, Verdict};
 
 /// What a round (or a step of a run) did.
@@ -29,6 +29,43 @@ pub struct Round {
     /// Leaves settled by the search of a twin (the same position reached another way), or
     /// counted as searched as often as a twin, without a search of their own.
     pub twins: usize,
+    /// Every search folded in, in the order they were folded (`book build --log`).
+    pub log: Vec<Searched>,
+}
+
+/// One leaf search folded into the book: where it was, what it cost and what came of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searched {
+    /// The leaf's root (its index in [`Book::roots`]).
+    pub root: u32,
+    /// The moves from the root to the leaf.
+    pub line: Vec<Point>,
+    /// Which search of the leaf this was (1 for the first).
+    pub search: u32,
+    /// Solver nodes.
+    pub nodes: u64,
+    /// Seconds it ran.
+    pub seconds: f64,
+    /// What came of it.
+    pub outcome: Outcome,
+    /// Leaves proved by its proof without a search of their own (siblings and cousins).
+    pub lent: usize,
+    /// The moves from the root to the highest position settled once it was folded in (the
+    /// leaf or one above it), if the leaf is settled: the root itself when the line is empty.
+    pub settled_to: Option<Vec<Point>>,
+}
+
+/// What came of a leaf search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A proof: the position is won for this side.
+    Proved(Color),
+    /// The budget ran out without a result.
+    Unknown,
+    /// Cut short by the run's end, a stop, or called off: counts for nothing.
+    CutShort,
+    /// Its leaf was settled while it ran (by a sibling's proof, a twin, or a position above).
+    SettledMeanwhile,
 }
 
 impl Round {
@@ -39,6 +76,7 @@ impl Round {
         self.nodes += other.nodes;
         self.lent += other.lent;
         self.twins += other.twins;
+        self.log.extend(other.log.iter().cloned());
     }
 }
 
@@ -251,8 +289,10 @@ impl Book {
         // Settled while it ran: by a sibling's proof, or a position above it.
         let settled = self.nodes[leaf as usize].status.settled() || self.under_settled(leaf);
         let to_move = job.board.to_move();
+        let search = self.nodes[leaf as usize].attempts + 1;
         let mut proved = vec![leaf];
-        match (job.solution.verdict, job.solution.proof) {
+        let mut lent_by_it = 0;
+        let outcome = match (job.solution.verdict, job.solution.proof) {
             (Verdict::Win | Verdict::Loss, Some(proof)) => {
                 db.add_proof(&proof)?;
                 let winner = if job.solution.verdict == Verdict::Win {
@@ -263,25 +303,58 @@ impl Book {
                 self.nodes[leaf as usize].status = Status::Won(winner);
                 if winner == to_move && !settled {
                     let lent = self.lend(leaf, &proof, db)?;
-                    round.lent += lent.len();
+                    lent_by_it = lent.len();
                     proved.extend(lent);
                 }
+                Outcome::Proved(winner)
             }
-            _ if job.cut_short || settled => {}
+            _ if job.cut_short => Outcome::CutShort,
+            _ if settled => Outcome::SettledMeanwhile,
             // Proved meanwhile elsewhere (a twin, by a sibling's proof or inside another
             // proof): settled from the database, not expanded.
             _ if let Some(w) = db.stored_winner(&job.board) => {
                 self.nodes[leaf as usize].status = Status::Won(w);
+                Outcome::SettledMeanwhile
             }
-            _ => self.tried(leaf, &job.board, db, job.solution.nodes)?,
-        }
+            _ => {
+                self.tried(leaf, &job.board, db, job.solution.nodes)?;
+                Outcome::Unknown
+            }
+        };
+        round.lent += lent_by_it;
         let twins = self.settle_twins(leaf, job.key, db)?;
         round.twins += twins.len();
         proved.extend(twins);
         for node in proved {
             self.settle_upwards(node, db)?;
         }
+        round.log.push(Searched {
+            root: self.nodes[leaf as usize].root,
+            line: self.path(leaf),
+            search,
+            nodes: job.solution.nodes,
+            seconds: job.seconds,
+            outcome,
+            lent: lent_by_it,
+            settled_to: self.highest_settled(leaf).map(|n| self.path(n)),
+        });
         Ok(())
+    }
+
+    /// The highest settled position on the way from `node` up to its root, if `node` is
+    /// settled.
+    fn highest_settled(&self, mut node: u32) -> Option<u32> {
+        if !self.nodes[node as usize].status.settled() {
+            return None;
+        }
+        while self.nodes[node as usize].play.is_some() {
+            let parent = self.nodes[node as usize].parent;
+            if !self.nodes[parent as usize].status.settled() {
+                break;
+            }
+            node = parent;
+        }
+        Some(node)
     }
 }
 
@@ -318,6 +391,18 @@ mod tests {
         let round = book.fold(&mut db, &mut searches).unwrap();
         assert_eq!(round.searched, 1, "only the VCT's search has ended");
         assert_eq!(book.nodes[vct as usize].status, Status::Won(Color::Black));
+        assert_eq!(round.log.len(), 1);
+        let proved = &round.log[0];
+        assert_eq!(
+            (proved.root, proved.search, proved.outcome, proved.lent),
+            (0, 1, Outcome::Proved(Color::Black), 0)
+        );
+        assert_eq!(proved.nodes, round.nodes);
+        assert_eq!(
+            (proved.line.as_slice(), proved.settled_to.as_deref()),
+            (&[][..], Some(&[][..])),
+            "the root's own search proved the root"
+        );
         assert_eq!(searches.running(), 1);
         // The free thread takes the third root while Kagetsu's search still runs.
         book.start(&mut db, &options, &pool, &mut searches).unwrap();
@@ -328,6 +413,15 @@ mod tests {
         searches.call_off();
         let round = book.fold(&mut db, &mut searches).unwrap();
         assert_eq!((round.searched, searches.running()), (1, 0));
+        assert_eq!(round.log.len(), 1);
+        assert_eq!(
+            (
+                round.log[0].root,
+                round.log[0].outcome,
+                &round.log[0].settled_to
+            ),
+            (1, Outcome::CutShort, &None)
+        );
         let k = &book.nodes[kagetsu as usize];
         assert_eq!((k.status, k.attempts, k.expanded), (Status::Open, 0, false));
         assert_eq!(book.totals.searches, 3);

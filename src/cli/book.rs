@@ -24,8 +24,10 @@ use crate::cli::search::interrupted;
 use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
 
+mod log;
 mod roots;
 
+use log::SearchLog;
 use roots::roots_of;
 
 /// The subcommands of `book`.
@@ -135,6 +137,10 @@ pub struct BuildArgs {
     /// Seconds between checkpoints (the database and journal written).
     #[arg(long, value_name = "S", default_value_t = 10.0)]
     checkpoint: f64,
+    /// Append one JSON line to FILE for every leaf search: its line, which search of the leaf
+    /// it was, nodes, seconds, the outcome, and the highest position it settled.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
     #[command(flatten)]
     budget_per_position: PositionBudget,
 }
@@ -449,6 +455,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     if !(args.checkpoint.is_finite() && args.checkpoint >= 0.0) {
         return Err(input_error("--checkpoint must be a number of seconds"));
     }
+    let log = args.log.as_deref().map(SearchLog::open).transpose()?;
     let _lock = lock(&args.book)?;
     let mut opened = open(&args.book, given, true)?;
     let added = add_roots(args, &mut opened.book, global.quiet)?;
@@ -486,7 +493,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             "note: {expanded} position(s) searched at the old ply limit expanded under the new one"
         );
     }
-    let (stopped, db) = grow(args, &mut opened, options, &pool, started, global)?;
+    let (stopped, db) = grow(args, &mut opened, options, &pool, started, log, global)?;
     print_standing(
         &standing(&args.book, &opened.book, &db, Some(stopped)),
         global,
@@ -521,16 +528,20 @@ fn add_roots(args: &BuildArgs, book: &mut Book, quiet: bool) -> Result<usize> {
 /// Grows the book, one leaf search on each thread of `pool` at all times (a thread whose search
 /// ends takes the next leaf at once), with a checkpoint every `args.checkpoint` seconds and one
 /// at the end, until every root is settled, the run is stopped or its budget spent, or nothing
-/// is left to search; returns why it stopped and the database written last.
+/// is left to search; returns why it stopped and the database written last. Every search
+/// folded in goes to `log`, if given.
 fn grow(
     args: &BuildArgs,
     opened: &mut Opened,
     mut options: RoundOptions,
     pool: &rayon::ThreadPool,
     started: Instant,
+    mut log: Option<SearchLog>,
     global: &Global,
 ) -> Result<(&'static str, Database)> {
     let bar = crate::cli::spinner(global);
+    // Without a terminal for the spinner, the progress line goes to stderr at each checkpoint.
+    let plain_progress = bar.is_none() && !global.quiet;
     let mut last_checkpoint = Instant::now();
     let mut run = Round::default();
     let mut searches = Searches::default();
@@ -561,12 +572,22 @@ fn grow(
                 .fold(&mut opened.db, &mut searches)
                 .map_err(book_error)?,
         );
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        if let Some(log) = &mut log {
+            log.write(&opened.book, &round.log, seconds)?;
+        }
+        round.log.clear();
         run.add(&round);
         if let Some(bar) = &bar {
-            let seconds = started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(progress(&opened.book, seconds, &run, options.threads));
         }
         if last_checkpoint.elapsed().as_secs_f64() >= args.checkpoint {
+            if plain_progress {
+                eprintln!(
+                    "progress: {seconds:.0} s: {}",
+                    progress(&opened.book, seconds, &run, options.threads)
+                );
+            }
             checkpoint(&args.book, opened, &mut last_checkpoint)?;
             // The searches started from now on are guided by what the database holds now.
             options.known = Some(guide(opened.db.settled()));
@@ -576,10 +597,13 @@ fn grow(
     // taken in: their nodes are counted, their leaves stay as they were.
     searches.call_off();
     while searches.running() > 0 {
-        opened
+        let round = opened
             .book
             .fold(&mut opened.db, &mut searches)
             .map_err(book_error)?;
+        if let Some(log) = &mut log {
+            log.write(&opened.book, &round.log, started.elapsed().as_secs_f64())?;
+        }
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -26,9 +26,12 @@ fn arg(path: &Path) -> &str {
 /// `book build` of the example VCT root with no search budget: the book is set up and nothing
 /// is searched yet.
 fn set_up(book: &str) -> Vec<&str> {
-    vec![
-        "book", "build", "--db", book, "--roots", VCT, "--budget", "0",
-    ]
+    [vct_build(book), vec!["--budget", "0"]].concat()
+}
+
+/// `book build --db BOOK --roots` the example VCT root.
+fn vct_build(book: &str) -> Vec<&str> {
+    vec!["book", "build", "--db", book, "--roots", VCT]
 }
 
 /// `book build` of `book` from the RenLib library `lib`, with no search budget.
@@ -845,4 +848,80 @@ fn a_book_searching_the_attackers_wins_only_is_proved_and_its_units_say_so() {
     let result = json(&worked.stdout);
     assert_eq!(result["result"], "win", "{result}");
     check_ok(&part);
+}
+
+/// `--log FILE` appends one JSON line for every search the build folds in: their nodes add
+/// up to the run's, and the search that proved the root says so (`settled_to` empty). With
+/// stderr not a terminal, the progress line goes to stderr at each checkpoint.
+#[test]
+fn the_search_log_has_a_line_for_every_search_and_names_the_one_that_proved_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("logged.db");
+    let log = dir.path().join("searches.jsonl");
+    std::fs::write(&log, "{\"earlier\":true}\n").unwrap();
+    let out = run(&[
+        vct_build(arg(&book)),
+        vec![
+            "--position-nodes",
+            "2000",
+            "--threads",
+            "1",
+            "--checkpoint",
+            "0",
+            "--json",
+            "--log",
+            arg(&log),
+        ],
+    ]
+    .concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let built = json(&out.stdout);
+    assert_eq!(built["roots"][0]["result"], "proved", "{built}");
+    let progress = stderr(&out);
+    assert!(
+        progress
+            .lines()
+            .any(|l| l.starts_with("progress: ") && l.contains("roots proved 0/1")),
+        "{progress}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("{\"earlier\":true}"),
+        "appended, not replaced"
+    );
+    let searches: Vec<Value> = lines.map(|l| json(l.as_bytes())).collect();
+    assert_eq!(searches.len() as u64, built["searches"].as_u64().unwrap());
+    let nodes: u64 = searches.iter().map(|s| s["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(nodes, built["nodes"].as_u64().unwrap());
+    assert_eq!(searches[0]["line"], serde_json::json!([]), "the root first");
+    assert_eq!(searches[0]["outcome"], "unknown");
+    assert_eq!(searches[0]["search"], 1);
+    let proved_root: Vec<&Value> = searches
+        .iter()
+        .filter(|s| s["settled_to"] == serde_json::json!([]))
+        .collect();
+    assert_eq!(proved_root.len(), 1, "{proved_root:?}");
+    let last = proved_root[0];
+    assert_eq!(
+        (&last["outcome"], &last["winner"]),
+        (&"proved".into(), &"black".into())
+    );
+    assert!(!last["line"].as_array().unwrap().is_empty());
+    assert!(searches.iter().all(|s| s["root"] == VCT));
+    for s in &searches {
+        let proved = s["outcome"] == "proved";
+        assert_eq!(proved, s.get("winner").is_some(), "{s}");
+        if proved {
+            assert!(
+                s.get("settled_to").is_some(),
+                "a proved leaf is settled: {s}"
+            );
+        }
+    }
+    // A log that cannot be opened is an input error, before any search.
+    let other = dir.path().join("other.db");
+    let stderr = input_error(&[vct_build(arg(&other)), vec!["--log", arg(dir.path())]].concat());
+    assert!(stderr.contains("--log"), "{stderr}");
 }
