@@ -573,9 +573,7 @@ fn grow(
                 .map_err(book_error)?,
         );
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
-        if let Some(log) = &mut log {
-            log.write(&opened.book, &round.log, seconds)?;
-        }
+        SearchLog::keep(&mut log, &opened.book, &round.log, seconds);
         round.log.clear();
         run.add(&round);
         if let Some(bar) = &bar {
@@ -601,9 +599,8 @@ fn grow(
             .book
             .fold(&mut opened.db, &mut searches)
             .map_err(book_error)?;
-        if let Some(log) = &mut log {
-            log.write(&opened.book, &round.log, started.elapsed().as_secs_f64())?;
-        }
+        let seconds = started.elapsed().as_secs_f64();
+        SearchLog::keep(&mut log, &opened.book, &round.log, seconds);
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();

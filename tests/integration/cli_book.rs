@@ -922,6 +922,24 @@ fn the_search_log_has_a_line_for_every_search_and_names_the_one_that_proved_the_
     }
     // A log that cannot be opened is an input error, before any search.
     let other = dir.path().join("other.db");
-    let stderr = input_error(&[vct_build(arg(&other)), vec!["--log", arg(dir.path())]].concat());
-    assert!(stderr.contains("--log"), "{stderr}");
+    let refused = input_error(&[vct_build(arg(&other)), vec!["--log", arg(dir.path())]].concat());
+    assert!(refused.contains("--log"), "{refused}");
+    // A log that cannot be written (a full disk) costs the log, not the build.
+    if Path::new("/dev/full").exists() {
+        let full = dir.path().join("full.db");
+        let out = run(&[vct_build(arg(&full)), vec!["--json", "--log", "/dev/full"]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(json(&out.stdout)["roots"][0]["result"], "proved");
+        let warned = stderr(&out);
+        assert_eq!(
+            warned
+                .lines()
+                .filter(|l| l.starts_with("warning:")
+                    && l.contains("/dev/full")
+                    && l.ends_with("the build goes on without its log"))
+                .count(),
+            1,
+            "{warned}"
+        );
+    }
 }

@@ -66,6 +66,18 @@ impl SearchLog {
         })
     }
 
+    /// Appends `searched` to `log`, if there is one (see [`SearchLog::write`]). A log that
+    /// cannot be written is closed with a warning, and the build goes on without it: the
+    /// book's work is worth more than its log.
+    pub fn keep(log: &mut Option<SearchLog>, book: &Book, searched: &[Searched], at: f64) {
+        if let Some(l) = log
+            && let Err(e) = l.write(book, searched, at)
+        {
+            eprintln!("warning: {e:#}; the build goes on without its log");
+            *log = None;
+        }
+    }
+
     /// Appends one line for each of `searched`, `at` seconds into the run. Each line goes
     /// out in one write, so a run killed between two leaves no line cut in half.
     pub fn write(&mut self, book: &Book, searched: &[Searched], at: f64) -> Result<()> {
