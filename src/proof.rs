@@ -91,7 +91,7 @@ pub enum Certificate {
 }
 
 /// The names of `points`, in order.
-pub(crate) fn names(points: &[Point]) -> Vec<String> {
+pub fn names(points: &[Point]) -> Vec<String> {
     points.iter().map(ToString::to_string).collect()
 }
 

@@ -1,7 +1,5 @@
-//! What `book build` tells while it runs, beside its final standing: the search log
-//! (`--log FILE`, one JSON line for every leaf search folded into the book), and, where
-//! stderr is not a terminal (a batch job, `nohup`), the progress line at each checkpoint in
-//! place of the spinner.
+//! The search log of `book build` (`--log FILE`): one JSON line for every leaf search folded
+//! into the book, appended as the run goes.
 
 use std::fs::File;
 use std::io::Write;
@@ -11,7 +9,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use renju::book::{Book, Outcome, Searched};
-use renju::rules::Point;
+use renju::proof::names;
 
 use crate::input_error;
 
@@ -46,10 +44,6 @@ struct Line<'a> {
     /// the root itself); absent when the leaf is not settled.
     #[serde(skip_serializing_if = "Option::is_none")]
     settled_to: Option<Vec<String>>,
-}
-
-fn names(points: &[Point]) -> Vec<String> {
-    points.iter().map(ToString::to_string).collect()
 }
 
 impl SearchLog {
