@@ -7,7 +7,9 @@
 //! found with [`wins_at`] and a forbidden point with [`black_verdict`], straight from
 //! `docs/rules.md`. Nothing of the fast rules core, the threat search or the solver is used.
 
-use super::rules::{BLACK, EMPTY, Grid, Verdict, WHITE, Win, black_verdict, traced, wins_at};
+use super::rules::{
+    BLACK, EMPTY, Grid, Verdict, WHITE, Win, black_verdict, traced, wins_along, wins_at,
+};
 use super::zone::{Zone, add_five_point, add_stretches};
 
 /// A rule set, as `docs/rules.md` defines it.
@@ -90,18 +92,21 @@ fn colour_index(stone: u8) -> usize {
 /// points*, the empty points where a stone of that colour wins (by [`wins_at`] with
 /// [`Rule::win`]).
 ///
-/// The five points are kept up to date on [`Position::play`] without a full scan. Whether an
-/// empty point `p` is a five point for a colour depends only on the cells of its four lines
-/// within `k` steps of `p` (5 for renju and caro). Along one line, with `p` holding the stone,
+/// The five points are kept up to date on [`Position::play`] without a full scan, line by line:
+/// an empty point `p` is a five point for a colour when a stone of that colour there wins along
+/// one of its four lines ([`wins_along`]), and whether it does along one line depends only on
+/// the cells of that line within `k` steps of `p` (5 for renju and caro). Along one line, with
+/// `p` holding the stone,
 /// count the colour's stones next to `p` on each side. If a side has `k` or more, the run is
 /// longer than `k` (no exact-`k` or caro five in this line, and a `k`-or-more win whatever the
 /// other side holds), and that is read from cells 1..=k. Otherwise the count `a < k` on that side
 /// is read from cells 1..=a+1, all within `k`. Given both counts (or "k or more"), the run length
 /// is known, and for a caro five (length 5, so each count at most 4) each end point lies at
 /// distance at most 5 = k. So a new stone at `s` changes the answer only for `s` itself (no
-/// longer empty) and for points on the four lines through `s` within `k` steps of it: `play`
-/// takes `s` out of both sets and recomputes those points, for both colours. (A radius of
-/// `k + 1` would be safe too; `k` is the tight bound, and a property test checks the
+/// longer empty) and, for a point on one of the four lines through `s` within `k` steps of it,
+/// only along that line (the point's other three lines do not pass through `s`): `play` takes
+/// `s` out of both sets and recomputes those points along that line, for both colours. (A
+/// radius of `k + 1` would be safe too; `k` is the tight bound, and a property test checks the
 /// incremental sets against a full recount. With `k - 1` it fails.)
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -109,9 +114,10 @@ pub struct Position {
     grid: Grid,
     /// The rule set.
     rule: Rule,
-    /// `five[c][y * width + x]`: whether (x, y) is a five point of colour `c` (index 0 Black,
-    /// 1 White).
-    five: [Vec<bool>; 2],
+    /// `five[c][y * width + x]`: for the empty point (x, y), a bit for each line (bit `d` for
+    /// `DIRECTIONS[d]`) along which a stone of colour `c` (index 0 Black, 1 White) there wins.
+    /// The point is a five point of `c` when any bit is set.
+    five: [Vec<u8>; 2],
 }
 
 impl Position {
@@ -137,7 +143,7 @@ impl Position {
         let mut pos = Position {
             grid,
             rule,
-            five: [vec![false; n], vec![false; n]],
+            five: [vec![0; n], vec![0; n]],
         };
         for i in 0..n {
             pos.refresh(i);
@@ -169,21 +175,33 @@ impl Position {
             .is_some_and(|i| self.grid.cells[i] == EMPTY)
     }
 
-    /// Recomputes the five-point flags of cell `i` for both colours from the definition: an
-    /// empty cell is a five point of a colour when [`wins_at`] says a stone of that colour
-    /// there wins (the stone is put in place for the test and taken away again).
+    /// Recomputes the five-point flags of cell `i` for both colours along every line.
     fn refresh(&mut self, i: usize) {
+        for d in 0..DIRECTIONS.len() {
+            self.refresh_along(i, d);
+        }
+    }
+
+    /// Recomputes the five-point flag of cell `i` along the line `DIRECTIONS[d]` for both
+    /// colours, from the definition: an empty cell wins along it for a colour when
+    /// [`wins_along`] says a stone of that colour there wins (the stone is put in place for the
+    /// test and taken away again); a taken cell wins along no line.
+    fn refresh_along(&mut self, i: usize, d: usize) {
         let (x, y) = (i % self.grid.width, i / self.grid.width);
+        let bit = 1u8 << d;
         for stone in [BLACK, WHITE] {
             let c = colour_index(stone);
-            self.five[c][i] = if self.grid.cells[i] == EMPTY {
+            let wins = self.grid.cells[i] == EMPTY && {
                 self.grid.cells[i] = stone;
-                let wins = wins_at(&self.grid, x, y, stone, self.rule.win(stone));
+                let wins = wins_along(&self.grid, x, y, stone, self.rule.win(stone), DIRECTIONS[d]);
                 self.grid.cells[i] = EMPTY;
                 wins
-            } else {
-                false
             };
+            if wins {
+                self.five[c][i] |= bit;
+            } else {
+                self.five[c][i] &= !bit;
+            }
         }
     }
 
@@ -197,7 +215,7 @@ impl Position {
         self.five[colour_index(stone)]
             .iter()
             .enumerate()
-            .filter(|&(_, &f)| f)
+            .filter(|&(_, &f)| f != 0)
             .map(|(i, _)| (i % w, i / w))
             .collect()
     }
@@ -208,7 +226,7 @@ impl Position {
     /// If `stone` is not a stone colour.
     #[must_use]
     pub fn has_five_point(&self, stone: u8) -> bool {
-        self.five[colour_index(stone)].contains(&true)
+        self.five[colour_index(stone)].iter().any(|&f| f != 0)
     }
 
     /// Whether (x, y) is an empty point where a `stone` stone wins. False off the board and on
@@ -219,7 +237,7 @@ impl Position {
     #[must_use]
     pub fn makes_win(&self, x: usize, y: usize, stone: u8) -> bool {
         let c = colour_index(stone);
-        self.index(x, y).is_some_and(|i| self.five[c][i])
+        self.index(x, y).is_some_and(|i| self.five[c][i] != 0)
     }
 
     /// Whether some `stone` stone on the board is already part of a winning line.
@@ -306,23 +324,30 @@ impl Position {
     /// itself excluded (each at most once).
     fn line_neighbours(&self, x: usize, y: usize, radius: usize) -> Vec<usize> {
         let mut found = Vec::new();
-        for (dx, dy) in DIRECTIONS {
-            for sign in [-1isize, 1] {
-                for t in 1..=radius as isize {
-                    let (px, py) = (x as isize + sign * t * dx, y as isize + sign * t * dy);
-                    if px < 0 || py < 0 {
-                        break;
-                    }
-                    let Some(i) = self.index(px as usize, py as usize) else {
-                        break;
-                    };
-                    if self.grid.cells[i] == EMPTY {
-                        found.push(i);
-                    }
+        for d in 0..DIRECTIONS.len() {
+            self.on_line(x, y, d, radius, &mut found);
+        }
+        found
+    }
+
+    /// Pushes onto `found` the empty points on the line `DIRECTIONS[d]` through (x, y) within
+    /// `radius` steps of it, (x, y) itself excluded.
+    fn on_line(&self, x: usize, y: usize, d: usize, radius: usize, found: &mut Vec<usize>) {
+        let (dx, dy) = DIRECTIONS[d];
+        for sign in [-1isize, 1] {
+            for t in 1..=radius as isize {
+                let (px, py) = (x as isize + sign * t * dx, y as isize + sign * t * dy);
+                if px < 0 || py < 0 {
+                    break;
+                }
+                let Some(i) = self.index(px as usize, py as usize) else {
+                    break;
+                };
+                if self.grid.cells[i] == EMPTY {
+                    found.push(i);
                 }
             }
         }
-        found
     }
 
     /// Puts a `stone` stone at (x, y) and brings both colours' five points up to date (the
@@ -342,8 +367,13 @@ impl Position {
         );
         self.grid.cells[i] = stone;
         self.refresh(i);
-        for j in self.line_neighbours(x, y, self.rule.radius()) {
-            self.refresh(j);
+        let mut near = Vec::with_capacity(2 * self.rule.radius());
+        for d in 0..DIRECTIONS.len() {
+            near.clear();
+            self.on_line(x, y, d, self.rule.radius(), &mut near);
+            for &j in &near {
+                self.refresh_along(j, d);
+            }
         }
     }
 
@@ -533,10 +563,16 @@ fn replay(
         }
         return Ok(n);
     }
-    let threats = pos.five_points(defender);
+    // The defender's five points before the move, for the message below (listed only when
+    // there are some: most moves have none to list).
+    let threats = if pos.has_five_point(defender) {
+        pos.five_points(defender)
+    } else {
+        Vec::new()
+    };
     pos.play(x, y, attacker);
-    let left = pos.five_points(defender);
-    if !left.is_empty() {
+    if pos.has_five_point(defender) {
+        let left = pos.five_points(defender);
         return Err(format!(
             "move {n} ({x}, {y}) leaves the defender the five point(s) {left:?} \
              (before it: {threats:?})"

@@ -1,9 +1,11 @@
 //! The checker's own rules: fives and renju's forbidden moves for Black, written straight from
 //! `docs/rules.md` ("Renju definitions"), one function per definition, with no lookup tables and
-//! no cleverness. It copies the board at every level of the recursion and scans whole lines. It
-//! is slow on purpose: its job is to be obviously right, so that the fast detector of
-//! [`crate::rules`] can be checked against it (the tests do so on external data and random
-//! positions) and so that the checker never trusts the code it checks.
+//! no cleverness. It copies the board at every level of the recursion and scans whole lines. Its
+//! one shortcut is a count of the black stones near the point on each line, which passes over the
+//! lines that cannot hold a four or a three (argued in [`verdict`]). It is slow on purpose: its
+//! job is to be obviously right, so that the fast detector of [`crate::rules`] can be checked
+//! against it (the tests do so on external data and random positions) and so that the checker
+//! never trusts the code it checks.
 //!
 //! The board edge blocks like a white stone: a point off the board is never black and never
 //! empty.
@@ -222,6 +224,14 @@ fn is_real_three(board: &Grid, p: Point, dir: Direction) -> bool {
         .any(|q| verdict(board, q) == Verdict::Legal)
 }
 
+/// Number of black stones within [`SCAN`] steps of `p` on the line through it along `dir`, `p`
+/// itself not counted.
+fn black_stones_near(board: &Grid, p: Point, dir: Direction) -> usize {
+    (-SCAN..=SCAN)
+        .filter(|&t| t != 0 && board.is_black(step(p, dir, t)))
+        .count()
+}
+
 /// The verdict for a black move at the empty point `p` of `board`.
 fn verdict(board: &Grid, p: Point) -> Verdict {
     let after = board.with_black(p);
@@ -234,10 +244,20 @@ fn verdict(board: &Grid, p: Point) -> Verdict {
         return Verdict::Overline;
     }
 
-    let fours: usize = DIRECTIONS
+    // Only a line with two or more other black stones within SCAN steps of `p` can be a four
+    // or a three through `p`: a five through `p` holds `p`, its five point and three more
+    // black stones, all within four steps of `p`; a straight four through `p` and a completing
+    // point `q` holds `p`, `q` and two more, within three steps. The other lines have no five
+    // point and no three completion, and are not looked at further (the count reads the
+    // board through its accessors, so a traced test still records every empty point that
+    // decides its answer).
+    let lines: Vec<Direction> = DIRECTIONS
         .iter()
-        .map(|&d| fours_in_line(&after, p, d))
-        .sum();
+        .copied()
+        .filter(|&d| black_stones_near(&after, p, d) >= 2)
+        .collect();
+
+    let fours: usize = lines.iter().map(|&d| fours_in_line(&after, p, d)).sum();
     if fours >= 2 {
         return Verdict::DoubleFour;
     }
@@ -245,7 +265,7 @@ fn verdict(board: &Grid, p: Point) -> Verdict {
     // Only lines shaped like a three can be real threes. Checking the shape first, and the
     // (recursive, expensive) legality of the completing points only when at least two lines have
     // the shape, gives the same answer as checking every line in full.
-    let three_shaped: Vec<Direction> = DIRECTIONS
+    let three_shaped: Vec<Direction> = lines
         .iter()
         .copied()
         .filter(|&d| !three_completions(&after, p, d).is_empty())
@@ -308,37 +328,52 @@ pub enum Win {
 /// unbroken run through it along one of the four lines has the length `win` asks for.
 #[must_use]
 pub fn wins_at(grid: &Grid, x: usize, y: usize, stone: u8, win: Win) -> bool {
+    DIRECTIONS
+        .iter()
+        .any(|&d| wins_along(grid, x, y, stone, win, d))
+}
+
+/// Whether the stone of colour `stone` at `(x, y)` (on the grid) is part of a winning line along
+/// the line with unit step `dir` (one of (1, 0), (0, 1), (1, 1) and (1, -1)): the unbroken run
+/// through it along that line has the length `win` asks for.
+#[must_use]
+pub fn wins_along(
+    grid: &Grid,
+    x: usize,
+    y: usize,
+    stone: u8,
+    win: Win,
+    dir: (isize, isize),
+) -> bool {
     let p = (x as isize, y as isize);
     assert_eq!(
         grid.cell(p),
         Some(stone),
-        "wins_at: ({x}, {y}) holds no such stone"
+        "wins_along: ({x}, {y}) holds no such stone"
     );
-    DIRECTIONS.iter().any(|&d| {
-        let mut ends = [false; 2];
-        let mut len = 1;
-        for (end, sign) in [(0, -1), (1, 1)] {
-            let mut t = 1;
-            loop {
-                match grid.cell(step(p, d, sign * t)) {
-                    Some(c) if c == stone => {
-                        len += 1;
-                        t += 1;
-                    }
-                    Some(c) if c != EMPTY => {
-                        ends[end] = true;
-                        break;
-                    }
-                    _ => break,
+    let mut ends = [false; 2];
+    let mut len = 1;
+    for (end, sign) in [(0, -1), (1, 1)] {
+        let mut t = 1;
+        loop {
+            match grid.cell(step(p, dir, sign * t)) {
+                Some(c) if c == stone => {
+                    len += 1;
+                    t += 1;
                 }
+                Some(c) if c != EMPTY => {
+                    ends[end] = true;
+                    break;
+                }
+                _ => break,
             }
         }
-        match win {
-            Win::Exactly(k) => len == k,
-            Win::AtLeast(k) => len >= k,
-            Win::Caro => len == 5 && !(ends[0] && ends[1]),
-        }
-    })
+    }
+    match win {
+        Win::Exactly(k) => len == k,
+        Win::AtLeast(k) => len >= k,
+        Win::Caro => len == 5 && !(ends[0] && ends[1]),
+    }
 }
 
 /// Parses a diagram given top rank first: `X` black, `O` white, `.` empty, no separators.
