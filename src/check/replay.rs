@@ -4,7 +4,8 @@
 //! itself, and says whether the attacker wins.
 //!
 //! Everything here is built on the checker's own rules code ([`super::rules`]): a five point is
-//! found with [`wins_at`] and a forbidden point with [`black_verdict`], straight from
+//! found with [`wins_along`], line by line ([`wins_at`] is their union), and a forbidden point
+//! with [`black_verdict`], straight from
 //! `docs/rules.md`. Nothing of the fast rules core, the threat search or the solver is used.
 
 use super::rules::{
@@ -96,18 +97,18 @@ fn colour_index(stone: u8) -> usize {
 /// an empty point `p` is a five point for a colour when a stone of that colour there wins along
 /// one of its four lines ([`wins_along`]), and whether it does along one line depends only on
 /// the cells of that line within `k` steps of `p` (5 for renju and caro). Along one line, with
-/// `p` holding the stone,
-/// count the colour's stones next to `p` on each side. If a side has `k` or more, the run is
-/// longer than `k` (no exact-`k` or caro five in this line, and a `k`-or-more win whatever the
-/// other side holds), and that is read from cells 1..=k. Otherwise the count `a < k` on that side
-/// is read from cells 1..=a+1, all within `k`. Given both counts (or "k or more"), the run length
-/// is known, and for a caro five (length 5, so each count at most 4) each end point lies at
-/// distance at most 5 = k. So a new stone at `s` changes the answer only for `s` itself (no
-/// longer empty) and, for a point on one of the four lines through `s` within `k` steps of it,
-/// only along that line (the point's other three lines do not pass through `s`): `play` takes
-/// `s` out of both sets and recomputes those points along that line, for both colours. (A
-/// radius of `k + 1` would be safe too; `k` is the tight bound, and a property test checks the
-/// incremental sets against a full recount. With `k - 1` it fails.)
+/// `p` holding the stone, count the colour's stones next to `p` on each side. If a side has `k`
+/// or more, the run is longer than `k` (no exact-`k` or caro five in this line, and a
+/// `k`-or-more win whatever the other side holds), and that is read from cells 1..=k. Otherwise
+/// the count `a < k` on that side is read from cells 1..=a+1, all within `k`. Given both counts
+/// (or "k or more"), the run length is known, and for a caro five (length 5, so each count at
+/// most 4) each end point lies at distance at most 5 = k. So a new stone at `s` changes the
+/// answer only for `s` itself (no longer empty) and, for a point on one of the four lines
+/// through `s` within `k` steps of it, only along that line (the point's other three lines do
+/// not pass through `s`): `play` takes `s` out of both sets and recomputes those points along
+/// that line, for both colours. (A radius of `k + 1` would be safe too; `k` is the tight bound,
+/// and a property test checks the incremental sets against a full recount. With `k - 1` it
+/// fails.)
 #[derive(Clone, Debug)]
 pub struct Position {
     /// The board.

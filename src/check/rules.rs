@@ -1,11 +1,12 @@
 //! The checker's own rules: fives and renju's forbidden moves for Black, written straight from
 //! `docs/rules.md` ("Renju definitions"), one function per definition, with no lookup tables and
-//! no cleverness. It copies the board at every level of the recursion and scans whole lines. Its
-//! one shortcut is a count of the black stones near the point on each line, which passes over the
-//! lines that cannot hold a four or a three (argued in [`verdict`]). It is slow on purpose: its
-//! job is to be obviously right, so that the fast detector of [`crate::rules`] can be checked
-//! against it (the tests do so on external data and random positions) and so that the checker
-//! never trusts the code it checks.
+//! no cleverness. It copies the board at every level of the recursion and looks [`SCAN`] steps
+//! along each line. Its shortcuts (a count of the black stones near the point on each line, which
+//! passes over the lines that cannot hold a four or a three, and testing the completing points'
+//! legality only where two lines are shaped like threes) are argued where they are made. It is
+//! slow on purpose: its job is to be obviously right, so that the fast detector of
+//! [`crate::rules`] can be checked against it (the tests do so on external data and random
+//! positions) and so that the checker never trusts the code it checks.
 //!
 //! The board edge blocks like a white stone: a point off the board is never black and never
 //! empty.
@@ -190,8 +191,8 @@ fn fours_in_line(board: &Grid, p: Point, dir: Direction) -> usize {
     five_points(board, p, dir).len() - straight_fours(board, p, dir).len()
 }
 
-/// With black stones at both `p` and `q` (offset `tq` from `p` along `dir`), the line has a straight
-/// four whose four stones include both `p` and `q`.
+/// With black stones at both `p` and `q` (offset `tq` from `p` along `dir`), the line has a
+/// straight four whose four stones include both `p` and `q`.
 fn has_straight_four_through(board: &Grid, p: Point, dir: Direction, tq: isize) -> bool {
     straight_fours(board, p, dir)
         .into_iter()
@@ -245,12 +246,11 @@ fn verdict(board: &Grid, p: Point) -> Verdict {
     }
 
     // Only a line with two or more other black stones within SCAN steps of `p` can be a four
-    // or a three through `p`: a five through `p` holds `p`, its five point and three more
-    // black stones, all within four steps of `p`; a straight four through `p` and a completing
-    // point `q` holds `p`, `q` and two more, within three steps. The other lines have no five
-    // point and no three completion, and are not looked at further (the count reads the
-    // board through its accessors, so a traced test still records every empty point that
-    // decides its answer).
+    // or a three through `p`: a five point needs three other black stones within four steps
+    // (the five holds `p`, the five point and three more), a three completion `q` two within
+    // three steps (the straight four holds `p`, `q` and two more). So a line with fewer than
+    // two has neither, and is not looked at further (the count reads the board through its
+    // accessors, so a traced test still records every empty point that decides its answer).
     let lines: Vec<Direction> = DIRECTIONS
         .iter()
         .copied()
