@@ -164,6 +164,34 @@ impl Book {
         }
         Ok(planned.len())
     }
+
+    /// Every open leaf (not expanded, not settled, not planned) whose position the database
+    /// holds is settled from it, so that a proof merged in by hand (`db merge` of a `book work`
+    /// part or of a `solve --db` file) counts at once, not only once its leaf comes up for a
+    /// search. Returns how many were settled.
+    ///
+    /// # Errors
+    /// As [`Book::round`].
+    pub fn take_back_known(&mut self, db: &mut Builder) -> Result<usize, BookError> {
+        let leaves: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&n| {
+                let node = &self.nodes[n as usize];
+                !node.expanded && matches!(node.status, Status::Open | Status::Tried)
+            })
+            .collect();
+        let mut known = Vec::new();
+        for leaf in leaves {
+            let board = self.board(leaf)?;
+            if let Some(w) = db.stored_winner(&board) {
+                self.nodes[leaf as usize].status = Status::Won(w);
+                known.push(leaf);
+            }
+        }
+        for &leaf in &known {
+            self.settle_upwards(leaf, db)?;
+        }
+        Ok(known.len())
+    }
 }
 
 #[cfg(test)]
@@ -288,6 +316,70 @@ mod tests {
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);
+    }
+
+    /// Proofs merged into the database by hand settle the open leaves they prove at once, and
+    /// nothing else: the other leaves stay open.
+    #[test]
+    fn open_leaves_the_database_holds_are_settled_from_it() {
+        let (mut book, mut db) = vct_book();
+        assert_eq!(
+            book.take_back_known(&mut db).unwrap(),
+            0,
+            "an empty database"
+        );
+        // Expand the root: plan it, and count it as tried with nothing merged.
+        book.plan(1).unwrap();
+        book.reconcile(&mut db).unwrap();
+        let children = book.nodes[0].children.clone();
+        assert!(children.len() > 1);
+        assert_eq!(book.take_back_known(&mut db).unwrap(), 0);
+        // Search the children outside the book (a unit of their own, never planned), with a
+        // budget that proves some and not others, and merge what was proved.
+        let mut unit = unit::Unit::new(
+            book.rules,
+            book.size,
+            &RoundOptions {
+                position_nodes: Some(20_000),
+                ..RoundOptions::default()
+            },
+        );
+        for &c in &children {
+            unit.push(c, &book.board(c).unwrap(), &book.path(c), 0, None);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
+        let results = unit
+            .work(&mut part, &RoundOptions::default(), &pool)
+            .unwrap();
+        let proved: Vec<u32> = results
+            .iter()
+            .filter(|r| r.result == "loss")
+            .map(|r| r.book_node)
+            .collect();
+        assert!(
+            !proved.is_empty() && proved.len() < children.len(),
+            "{results:?}"
+        );
+        assert!(
+            children
+                .iter()
+                .all(|&c| book.nodes[c as usize].status == Status::Open)
+        );
+        db.add_database(&part.finish()).unwrap();
+        assert_eq!(book.take_back_known(&mut db).unwrap(), proved.len());
+        for &c in &children {
+            let expected = if proved.contains(&c) {
+                Status::Won(Color::Black)
+            } else {
+                Status::Open
+            };
+            assert_eq!(book.nodes[c as usize].status, expected);
+        }
+        assert_eq!(book.take_back_known(&mut db).unwrap(), 0, "settled once");
     }
 
     /// An open move at a root that is disproved (its proof number infinite) is reported as

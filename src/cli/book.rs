@@ -478,9 +478,13 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
-    if !global.quiet && (added > 0 || reconciled > 0) {
+    let known = opened
+        .book
+        .take_back_known(&mut opened.db)
+        .map_err(book_error)?;
+    if !global.quiet && (added > 0 || reconciled > 0 || known > 0) {
         eprintln!(
-            "note: {added} root(s) added, {} in the book; {reconciled} planned position(s) taken back from the database",
+            "note: {added} root(s) added, {} in the book; {reconciled} planned position(s) taken back from the database, and {known} open leaf position(s) found there",
             opened.book.roots.len()
         );
     }
@@ -658,6 +662,10 @@ fn plan(
     let _lock = lock(path)?;
     let mut opened = open(path, given, false)?;
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
+    let known = opened
+        .book
+        .take_back_known(&mut opened.db)
+        .map_err(book_error)?;
     let options = round_options(budget, 1)?;
     let picked = opened
         .book
@@ -690,19 +698,21 @@ fn plan(
         units: usize,
         positions: usize,
         taken_back: usize,
+        found: usize,
         finished: bool,
     }
     let planned = Planned {
         units,
         positions: picked.len(),
         taken_back: reconciled,
+        found: known,
         finished: opened.book.finished(),
     };
     if global.json {
         outln!("{}", serde_json::to_string(&planned)?)?;
     } else {
         outln!(
-            "{} units, {} positions, in {} ({reconciled} planned before taken back from the database{})",
+            "{} units, {} positions, in {} ({reconciled} planned before taken back from the database, {known} open leaf position(s) found there{})",
             planned.units,
             planned.positions,
             out.display(),
