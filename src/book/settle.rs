@@ -273,6 +273,28 @@ mod tests {
         assert!(!book.disproved(c3));
     }
 
+    /// `leaves` of `book` searched on one thread as a work unit of their own, with `budget`'s
+    /// per-position budget: the results and the partial database (not merged).
+    fn work_apart(
+        book: &Book,
+        leaves: &[u32],
+        budget: &RoundOptions,
+    ) -> (Vec<unit::WorkResult>, crate::db::Database) {
+        let mut unit = unit::Unit::new(book.rules, book.size, budget);
+        for &leaf in leaves {
+            unit.push(leaf, &book.board(leaf).unwrap(), &book.path(leaf), 0, None);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
+        let results = unit
+            .work(&mut part, &RoundOptions::default(), &pool)
+            .unwrap();
+        (results, part.finish())
+    }
+
     #[test]
     fn planned_leaves_are_settled_from_the_database_or_counted_as_tried() {
         let (mut book, mut db) = vct_book();
@@ -290,28 +312,15 @@ mod tests {
         // Plan the children, prove them in a unit of their own, merge, reconcile.
         let planned = book.plan(1000).unwrap();
         assert_eq!(planned.len(), book.nodes[0].children.len());
-        let mut unit = unit::Unit::new(
-            book.rules,
-            book.size,
-            &RoundOptions {
-                position_time: Some(2.0),
-                ..RoundOptions::default()
-            },
-        );
-        for (node, b) in &planned {
-            unit.push(*node, b, &book.path(*node), 0, None);
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
-        let results = unit
-            .work(&mut part, &RoundOptions::default(), &pool)
-            .unwrap();
+        let leaves: Vec<u32> = planned.iter().map(|&(node, _)| node).collect();
+        let budget = RoundOptions {
+            position_time: Some(2.0),
+            ..RoundOptions::default()
+        };
+        let (results, part) = work_apart(&book, &leaves, &budget);
         // White is to move in each: a proof is a loss for it.
         assert!(results.iter().any(|r| r.result == "loss"), "{results:?}");
-        db.add_database(&part.finish()).unwrap();
+        db.add_database(&part).unwrap();
         book.reconcile(&mut db).unwrap();
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
         let report = crate::check::verify::check(&db.finish(), &|_| {});
@@ -336,25 +345,11 @@ mod tests {
         assert_eq!(book.take_back_known(&mut db).unwrap(), 0);
         // Search the children outside the book (a unit of their own, never planned), with a
         // budget that proves some and not others, and merge what was proved.
-        let mut unit = unit::Unit::new(
-            book.rules,
-            book.size,
-            &RoundOptions {
-                position_nodes: Some(20_000),
-                ..RoundOptions::default()
-            },
-        );
-        for &c in &children {
-            unit.push(c, &book.board(c).unwrap(), &book.path(c), 0, None);
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let mut part = Builder::new(Rules::renju(), Size::STANDARD);
-        let results = unit
-            .work(&mut part, &RoundOptions::default(), &pool)
-            .unwrap();
+        let budget = RoundOptions {
+            position_nodes: Some(20_000),
+            ..RoundOptions::default()
+        };
+        let (results, part) = work_apart(&book, &children, &budget);
         let proved: Vec<u32> = results
             .iter()
             .filter(|r| r.result == "loss")
@@ -369,7 +364,7 @@ mod tests {
                 .iter()
                 .all(|&c| book.nodes[c as usize].status == Status::Open)
         );
-        db.add_database(&part.finish()).unwrap();
+        db.add_database(&part).unwrap();
         assert_eq!(book.take_back_known(&mut db).unwrap(), proved.len());
         for &c in &children {
             let expected = if proved.contains(&c) {

@@ -5,8 +5,8 @@
 //!
 //! Everything here is built on the checker's own rules code ([`super::rules`]): a five point is
 //! found with [`wins_along`], line by line ([`wins_at`] is their union), and a forbidden point
-//! with [`black_verdict`], straight from
-//! `docs/rules.md`. Nothing of the fast rules core, the threat search or the solver is used.
+//! with [`black_verdict`], straight from `docs/rules.md`. Nothing of the fast rules core, the
+//! threat search or the solver is used.
 
 use super::rules::{
     BLACK, EMPTY, Grid, Verdict, WHITE, Win, black_verdict, traced, wins_along, wins_at,
