@@ -289,9 +289,25 @@ mod tests {
             .build()
             .unwrap();
         let mut part = Builder::new(Rules::renju(), Size::STANDARD);
+        let reported = std::sync::Mutex::new(Vec::new());
         let results = unit
-            .work(&mut part, &RoundOptions::default(), &pool)
+            .work(&mut part, &RoundOptions::default(), &pool, &|p, r| {
+                assert_eq!(p.book_node, r.book_node);
+                reported
+                    .lock()
+                    .unwrap()
+                    .push((r.book_node, r.result, r.nodes));
+            })
             .unwrap();
+        // Each search's end was reported once, with the result it returns.
+        let mut reported = reported.into_inner().unwrap();
+        let mut returned: Vec<_> = results
+            .iter()
+            .map(|r| (r.book_node, r.result, r.nodes))
+            .collect();
+        reported.sort_unstable();
+        returned.sort_unstable();
+        assert_eq!(reported, returned);
         (results, part.finish())
     }
 

@@ -68,6 +68,8 @@ pub struct UnitPosition {
 pub struct WorkResult {
     /// The book position.
     pub book_node: u32,
+    /// The moves from the book's root to it, as in the unit.
+    pub line: Vec<String>,
     /// `win` or `loss` for the side to move; `unknown` when its budget ran out; `stopped`
     /// when a stop (Ctrl-C, SIGTERM) cut the search short.
     pub result: &'static str,
@@ -182,7 +184,9 @@ impl Unit {
     }
 
     /// Searches every position on `pool` (the unit's memory shared among its threads) and
-    /// adds each proof to `db`; the results come back in the unit's order.
+    /// adds each proof to `db`; the results come back in the unit's order. `done` is called
+    /// with each position and its result as its search ends, in the order they end (for
+    /// progress on a long unit).
     ///
     /// # Errors
     /// A position that does not set up, or a proof the database refuses.
@@ -191,6 +195,7 @@ impl Unit {
         db: &mut Builder,
         options: &RoundOptions,
         pool: &rayon::ThreadPool,
+        done: &(dyn Fn(&UnitPosition, &WorkResult) + Sync),
     ) -> Result<Vec<WorkResult>, String> {
         use rayon::prelude::*;
         let boards = self.boards()?;
@@ -210,28 +215,30 @@ impl Unit {
                 .map(|(board, p)| {
                     let started = std::time::Instant::now();
                     let (solution, stopped) = search(board, p.attempts, p.attacker, &options);
-                    (solution, stopped, started.elapsed().as_secs_f64())
+                    let result = WorkResult {
+                        book_node: p.book_node,
+                        line: p.line.clone(),
+                        result: match (solution.verdict, &solution.proof) {
+                            (Verdict::Win, Some(_)) => "win",
+                            (Verdict::Loss, Some(_)) => "loss",
+                            _ if stopped => "stopped",
+                            _ => "unknown",
+                        },
+                        nodes: solution.nodes,
+                        seconds: started.elapsed().as_secs_f64(),
+                    };
+                    done(p, &result);
+                    (solution.proof, result)
                 })
                 .collect()
         });
         let mut results = Vec::with_capacity(solutions.len());
-        for ((solution, stopped, seconds), p) in solutions.into_iter().zip(&self.positions) {
-            if let Some(proof) = &solution.proof {
+        for ((proof, result), p) in solutions.into_iter().zip(&self.positions) {
+            if let Some(proof) = &proof {
                 db.add_proof(proof)
                     .map_err(|e| format!("position {}: {e}", p.book_node))?;
             }
-            let result = match (solution.verdict, &solution.proof) {
-                (Verdict::Win, Some(_)) => "win",
-                (Verdict::Loss, Some(_)) => "loss",
-                _ if stopped => "stopped",
-                _ => "unknown",
-            };
-            results.push(WorkResult {
-                book_node: p.book_node,
-                result,
-                nodes: solution.nodes,
-                seconds,
-            });
+            results.push(result);
         }
         Ok(results)
     }

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use renju::book::unit::Unit;
+use renju::book::unit::{Unit, UnitPosition, WorkResult};
 use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches, guide};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
@@ -765,8 +765,23 @@ fn work(
         ..RoundOptions::default()
     };
     let mut db = Builder::new(rules, size);
+    // One line per position as its search ends: a unit at a doubled budget runs for hours.
+    let total = unit.positions.len();
+    let ended = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |_: &UnitPosition, r: &WorkResult| {
+        let n = ended.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if !global.quiet {
+            eprintln!(
+                "work: {n}/{total}: {}: {}, {} nodes, {:.1} s",
+                r.line.join(" "),
+                r.result,
+                r.nodes,
+                r.seconds
+            );
+        }
+    };
     let results = unit
-        .work(&mut db, &options, &pool)
+        .work(&mut db, &options, &pool, &progress)
         .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
     db.finish()
         .write(out)

@@ -428,6 +428,14 @@ fn bad_input_is_one_line_and_exit_status_2() {
     let part = dir.path().join("part.db");
     let worked = run(&["book", "work", arg(&unit), "--out", arg(&part)]);
     assert!(worked.status.success(), "{}", stderr(&worked));
+    assert!(
+        stderr(&worked).contains("work: 1/1: : unknown, "),
+        "{}",
+        stderr(&worked)
+    );
+    let quiet = run(&["book", "work", arg(&unit), "--out", arg(&part), "--quiet"]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert!(!stderr(&quiet).contains("work: "), "{}", stderr(&quiet));
 }
 
 /// A journal that counts roots as proved is refused beside a database without their proofs
@@ -847,6 +855,16 @@ fn a_book_searching_the_attackers_wins_only_is_proved_and_its_units_say_so() {
     assert!(worked.status.success(), "{}", stderr(&worked));
     let result = json(&worked.stdout);
     assert_eq!(result["result"], "win", "{result}");
+    assert_eq!(result["line"], positions[0]["line"], "{result}");
+    // The search's end is reported on stderr as it comes: position, line, result.
+    let line: Vec<&str> = positions[0]["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let progress = format!("work: 1/1: {}: win, ", line.join(" "));
+    assert!(stderr(&worked).contains(&progress), "{}", stderr(&worked));
     check_ok(&part);
 }
 
