@@ -2,7 +2,7 @@
 //! taken in turn, for a round of `book build` or for the work units of `book plan`.
 
 use super::{Book, BookError, Status};
-use crate::rules::Board;
+use crate::rules::{Board, Point};
 
 impl Book {
     /// The most-proving leaf under `node` not being searched, if the descent finds one.
@@ -34,28 +34,43 @@ impl Book {
         self.refresh_path(node);
     }
 
-    /// Picks up to `count` most-proving leaves, taking the unsettled roots in turn, and
-    /// marks them busy.
-    pub(super) fn pick(&mut self, count: usize) -> Vec<u32> {
-        let mut turn = 0;
-        std::iter::from_fn(|| self.pick_next(&mut turn))
-            .take(count)
-            .collect()
-    }
-
     /// Picks the most-proving leaf of the unsettled roots, trying them in turn from `turn`
     /// (which moves past the root it came from), and marks it busy.
     pub(super) fn pick_next(&mut self, turn: &mut usize) -> Option<u32> {
         let roots = self.open_roots();
-        for _ in 0..roots.len() {
-            let root = roots[*turn % roots.len()];
+        self.pick_under(&roots, turn)
+    }
+
+    /// Picks the most-proving leaf under `starts`, trying them in turn from `turn`, and marks
+    /// it busy.
+    fn pick_under(&mut self, starts: &[u32], turn: &mut usize) -> Option<u32> {
+        for _ in 0..starts.len() {
+            let start = starts[*turn % starts.len()];
             *turn += 1;
-            if let Some(leaf) = self.most_proving(root) {
+            if let Some(leaf) = self.most_proving(start) {
                 self.set_busy(leaf, true);
                 return Some(leaf);
             }
         }
         None
+    }
+
+    /// The positions `line` (moves from a root) leads to, from each unsettled root whose
+    /// tree holds every move of it: settled or not, in the order of the roots.
+    #[must_use]
+    pub fn reached_by(&self, line: &[Point]) -> Vec<u32> {
+        self.open_roots()
+            .into_iter()
+            .filter_map(|root| {
+                line.iter().try_fold(root, |node, &p| {
+                    self.nodes[node as usize]
+                        .children
+                        .iter()
+                        .copied()
+                        .find(|&c| self.nodes[c as usize].play == Some(p))
+                })
+            })
+            .collect()
     }
 
     /// Picks up to `count` most-proving leaves for work units and marks them planned; the
@@ -64,7 +79,25 @@ impl Book {
     /// # Errors
     /// [`BookError::Position`] for a damaged journal.
     pub fn plan(&mut self, count: usize) -> Result<Vec<(u32, Board)>, BookError> {
-        let leaves = self.pick(count);
+        let roots = self.open_roots();
+        self.plan_under(count, &roots)
+    }
+
+    /// [`Book::plan`] for the leaves below `starts` alone (book positions, taken in turn as
+    /// the roots are), such as those [`Book::reached_by`] a line: the work of a unit spent
+    /// where it is wanted, and counted in the journal as the book's own.
+    ///
+    /// # Errors
+    /// [`BookError::Position`] for a damaged journal.
+    pub fn plan_under(
+        &mut self,
+        count: usize,
+        starts: &[u32],
+    ) -> Result<Vec<(u32, Board)>, BookError> {
+        let mut turn = 0;
+        let leaves: Vec<u32> = std::iter::from_fn(|| self.pick_under(starts, &mut turn))
+            .take(count)
+            .collect();
         let mut planned = Vec::with_capacity(leaves.len());
         for leaf in leaves {
             let n = &mut self.nodes[leaf as usize];

@@ -249,7 +249,7 @@ mod tests {
         );
         assert!(book.finished());
         assert_eq!(book.most_proving(root), None);
-        assert!(book.pick(1).is_empty());
+        assert!(book.plan(1).unwrap().is_empty());
         let report = book.report(&db.finish());
         assert_eq!(report[0].result, "disproved");
         assert_eq!(report[0].winner, None);
@@ -341,6 +341,47 @@ mod tests {
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
         let report = crate::check::verify::check(&db.finish(), &|_| {});
         assert!(report.ok, "{:?}", report.errors);
+    }
+
+    /// A plan under a line takes the leaves below the position the line reaches and no
+    /// others; a line the book does not hold reaches nothing.
+    #[test]
+    fn a_plan_under_a_line_takes_only_the_leaves_below_it() {
+        let (mut book, mut db) = vct_book();
+        assert_eq!(book.reached_by(&[]), vec![0], "the empty line is the root");
+        // Expand the root: plan it, and count it as tried with nothing merged.
+        book.plan(1).unwrap();
+        book.reconcile(&mut db).unwrap();
+        let children = book.nodes[0].children.clone();
+        assert!(children.len() > 1);
+        let chosen = children[children.len() - 1];
+        let line = book.path(chosen);
+        assert_eq!(line.len(), 1);
+        assert_eq!(book.reached_by(&line), vec![chosen]);
+        assert!(
+            book.reached_by(&[line[0], line[0]]).is_empty(),
+            "no move is played twice"
+        );
+        let planned: Vec<u32> = book
+            .plan_under(1000, &[chosen])
+            .unwrap()
+            .iter()
+            .map(|&(node, _)| node)
+            .collect();
+        assert_eq!(planned, vec![chosen]);
+        for &c in &children {
+            let expected = if c == chosen {
+                Status::Planned
+            } else {
+                Status::Open
+            };
+            assert_eq!(book.nodes[c as usize].status, expected);
+        }
+        assert!(
+            book.plan_under(1000, &[chosen]).unwrap().is_empty(),
+            "a planned leaf is not planned twice"
+        );
+        assert_eq!(book.plan(1000).unwrap().len(), children.len() - 1);
     }
 
     /// Proofs merged into the database by hand settle the open leaves they prove at once, and

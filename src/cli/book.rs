@@ -14,7 +14,6 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use renju::book::unit::{Unit, UnitPosition, WorkResult};
 use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches, guide};
 use renju::db::{Builder, Database};
 use renju::notation::PositionOptions;
@@ -26,9 +25,11 @@ use crate::{Global, input_error, outln};
 
 mod log;
 mod roots;
+mod units;
 
 use log::SearchLog;
 use roots::roots_of;
+use units::{plan, work};
 
 /// The subcommands of `book`.
 #[derive(Debug, Subcommand)]
@@ -55,6 +56,11 @@ pub enum BookCommand {
         /// The directory the units go to (created if needed).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Plan only the leaves below the position these moves from a root reach (as `book
+        /// status` names them, e.g. "j10 h10"): a unit's work spent where it is wanted, and
+        /// counted in the journal as the book's own searches.
+        #[arg(long, value_name = "MOVES")]
+        under: Option<String>,
         #[command(flatten)]
         budget: PositionBudget,
     },
@@ -267,8 +273,17 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             shards,
             per_shard,
             out,
+            under,
             budget,
-        } => plan(book, *shards, *per_shard, out, budget, global, given),
+        } => plan(
+            book,
+            (*shards, *per_shard),
+            out,
+            under.as_deref(),
+            budget,
+            global,
+            given,
+        ),
         BookCommand::Work {
             unit,
             out,
@@ -645,171 +660,4 @@ fn status(path: &Path, global: &Global, given: &PositionOptions) -> Result<()> {
     let (book, db) = read_book(path, given, false)?;
     let db = db.unwrap_or_else(|| Database::new(book.rules, book.size));
     print_standing(&standing(path, &book, &db, None), global)
-}
-
-fn plan(
-    path: &Path,
-    shards: u32,
-    per_shard: u32,
-    out: &Path,
-    budget: &PositionBudget,
-    global: &Global,
-    given: &PositionOptions,
-) -> Result<()> {
-    if shards == 0 || per_shard == 0 {
-        return Err(input_error("--shards and --per-shard must be at least 1"));
-    }
-    let _lock = lock(path)?;
-    let mut opened = open(path, given, false)?;
-    let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
-    let known = opened
-        .book
-        .take_back_known(&mut opened.db)
-        .map_err(book_error)?;
-    let options = round_options(budget, 1)?;
-    let picked = opened
-        .book
-        .plan(shards as usize * per_shard as usize)
-        .map_err(book_error)?;
-    let sample = opened.book.sample();
-    opened.book.history.push(sample);
-    std::fs::create_dir_all(out)
-        .map_err(|e| input_error(format!("cannot create `{}`: {e}", out.display())))?;
-    let units = (shards as usize).min(picked.len());
-    let mut written: Vec<Unit> = (0..units)
-        .map(|_| Unit::new(opened.book.rules, opened.book.size, &options))
-        .collect();
-    for (i, (node, board)) in picked.iter().enumerate() {
-        let attempts = opened.book.nodes[*node as usize].attempts;
-        let line = opened.book.path(*node);
-        let attacker = opened.book.searched_attacker(*node, &options);
-        written[i % units].push(*node, board, &line, attempts, attacker);
-    }
-    for (i, unit) in written.iter().enumerate() {
-        let file = out.join(format!("unit-{i}.json"));
-        let mut text = serde_json::to_vec_pretty(unit)?;
-        text.push(b'\n');
-        renju::atomic::write_atomic(&file, &text)
-            .with_context(|| format!("cannot write `{}`", file.display()))?;
-    }
-    save(path, &opened)?;
-    #[derive(Serialize)]
-    struct Planned {
-        units: usize,
-        positions: usize,
-        taken_back: usize,
-        found: usize,
-        finished: bool,
-    }
-    let planned = Planned {
-        units,
-        positions: picked.len(),
-        taken_back: reconciled,
-        found: known,
-        finished: opened.book.finished(),
-    };
-    if global.json {
-        outln!("{}", serde_json::to_string(&planned)?)?;
-    } else {
-        outln!(
-            "{} units, {} positions, in {} ({reconciled} planned before taken back from the database, {known} open leaf position(s) found there{})",
-            planned.units,
-            planned.positions,
-            out.display(),
-            if planned.finished {
-                "; every root is settled"
-            } else {
-                ""
-            }
-        )?;
-    }
-    Ok(())
-}
-
-fn work(
-    path: &Path,
-    out: &Path,
-    threads: Option<u32>,
-    guide: Option<&Path>,
-    global: &Global,
-) -> Result<()> {
-    crate::cli::distinct_output(out, "--out", path, "work unit")?;
-    // A book's database is written by `book build` and `db merge` only: a part written over
-    // it (through symbolic links too, as the part would be) would drop every proof the
-    // book's journal counts on.
-    let journal = journal_path(&renju::atomic::target(out));
-    if journal.exists() {
-        return Err(input_error(format!(
-            "--out `{}` is a book's database (`{}` is beside it): give a new file for the part",
-            out.display(),
-            journal.display()
-        )));
-    }
-    let text = renju::files::read_text(path)
-        .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
-    let unit: Unit = serde_json::from_str(&text)
-        .map_err(|e| input_error(format!("`{}` is not a work unit: {e}", path.display())))?;
-    let (rules, size) = unit
-        .rules()
-        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
-    let known = guide
-        .map(|g| crate::cli::db::guide(g, (rules, size)))
-        .transpose()?;
-    let threads = threads_of(threads);
-    let pool = crate::cli::batch::pool(Some(threads as u32))?;
-    let options = RoundOptions {
-        threads,
-        stop: Some(interrupted()),
-        memory_mb: Some(1024),
-        known,
-        ..RoundOptions::default()
-    };
-    let mut db = Builder::new(rules, size);
-    // One line per position as its search ends: a unit at a doubled budget runs for hours.
-    let total = unit.positions.len();
-    let ended = std::sync::atomic::AtomicUsize::new(0);
-    let progress = |_: &UnitPosition, r: &WorkResult| {
-        let n = ended.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if !global.quiet {
-            eprintln!(
-                "work: {n}/{total}: {}: {}, {} nodes, {:.1} s",
-                r.line.join(" "),
-                r.result,
-                r.nodes,
-                r.seconds
-            );
-        }
-    };
-    let results = unit
-        .work(&mut db, &options, &pool, &progress)
-        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
-    db.finish()
-        .write(out)
-        .with_context(|| format!("cannot write `{}`", out.display()))?;
-    if global.json {
-        for r in &results {
-            outln!("{}", serde_json::to_string(r)?)?;
-        }
-    } else {
-        let proved = results
-            .iter()
-            .filter(|r| matches!(r.result, "win" | "loss"))
-            .count();
-        outln!(
-            "{proved} of {} positions proved, written to {}",
-            results.len(),
-            out.display()
-        )?;
-    }
-    let stopped = results.iter().filter(|r| r.result == "stopped").count();
-    if stopped > 0 {
-        // The part keeps what was proved; the exit status tells the cycle that the unit did
-        // not run to its budgets.
-        anyhow::bail!(
-            "interrupted: {stopped} of {} position(s) were cut short; `{}` holds the proofs found before the stop",
-            results.len(),
-            out.display()
-        );
-    }
-    Ok(())
 }
