@@ -368,14 +368,13 @@ fn bad_input_is_one_line_and_exit_status_2() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 
-    // A damaged journal and a damaged unit.
     let init = run(&[set_up(b), vec!["--quiet"]].concat());
     assert!(init.status.success(), "{}", stderr(&init));
 
     // A plan under a line the book does not hold, or that is not a line.
     let units = dir.path().join("units");
-    let plan_under = |line: &str| {
-        input_error(&[
+    let plan_under = |line| {
+        vec![
             "book",
             "plan",
             b,
@@ -385,25 +384,19 @@ fn bad_input_is_one_line_and_exit_status_2() {
             arg(&units),
             "--under",
             line,
-        ])
+        ]
     };
-    assert!(plan_under("z99").contains("--under `z99`: move `z99` is off the 15x15 board"));
-    assert!(plan_under("a1 a1").contains("the book has no position at that line"));
+    assert!(
+        input_error(&plan_under("z99"))
+            .contains("--under `z99`: move `z99` is off the 15x15 board")
+    );
+    assert!(input_error(&plan_under("a1 a1")).contains("the book has no position at that line"));
     // The empty line is the root: the one leaf of a book not searched yet.
-    let planned = run(&[
-        "book",
-        "plan",
-        b,
-        "--shards",
-        "1",
-        "--out",
-        arg(&units),
-        "--under",
-        "",
-        "--json",
-    ]);
+    let planned = run(&[plan_under(""), vec!["--json"]].concat());
     assert!(planned.status.success(), "{}", stderr(&planned));
     assert_eq!(json(&planned.stdout)["positions"], 1);
+
+    // A damaged journal and a damaged unit.
     let journal = dir.path().join("book.db.journal");
     let mut bytes = std::fs::read(&journal).unwrap();
     let last = bytes.len() - 1;
@@ -653,38 +646,6 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     let init = run(&[set_up(b), vec!["--quiet"]].concat());
     assert!(init.status.success(), "{}", stderr(&init));
 
-    // A plan under a line the book does not hold, or that is not a line.
-    let units = dir.path().join("units");
-    let plan_under = |line: &str| {
-        input_error(&[
-            "book",
-            "plan",
-            b,
-            "--shards",
-            "1",
-            "--out",
-            arg(&units),
-            "--under",
-            line,
-        ])
-    };
-    assert!(plan_under("z99").contains("--under `z99`: move `z99` is off the 15x15 board"));
-    assert!(plan_under("a1 a1").contains("the book has no position at that line"));
-    // The empty line is the root: the one leaf of a book not searched yet.
-    let planned = run(&[
-        "book",
-        "plan",
-        b,
-        "--shards",
-        "1",
-        "--out",
-        arg(&units),
-        "--under",
-        "",
-        "--json",
-    ]);
-    assert!(planned.status.success(), "{}", stderr(&planned));
-    assert_eq!(json(&planned.stdout)["positions"], 1);
     let units = dir.path().join("units");
     let plan = |time: &str| {
         ok(&[
