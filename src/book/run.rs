@@ -48,6 +48,9 @@ pub struct Searched {
     pub seconds: f64,
     /// What came of it.
     pub outcome: Outcome,
+    /// For an unknown outcome, the search's most-proving line when its budget ran out, from
+    /// the leaf ([`crate::solve::Solution::most_proving`]).
+    pub most_proving: Vec<Point>,
     /// Leaves proved by its proof without a search of their own (siblings and cousins).
     pub lent: usize,
     /// The moves from the root to the highest position settled once it was folded in (the
@@ -334,6 +337,11 @@ impl Book {
             search,
             nodes: job.solution.nodes,
             seconds: job.seconds,
+            most_proving: if outcome == Outcome::Unknown {
+                job.solution.most_proving.clone()
+            } else {
+                Vec::new()
+            },
             outcome,
             lent: lent_by_it,
             settled_to: self.highest_settled(leaf).map(|n| self.path(n)),

@@ -77,6 +77,9 @@ pub struct WorkResult {
     pub nodes: u64,
     /// Seconds.
     pub seconds: f64,
+    /// For an unknown result, the search's most-proving line when its budget ran out, from
+    /// the position ([`crate::solve::Solution::most_proving`]); empty otherwise.
+    pub most_proving: Vec<String>,
 }
 
 impl Unit {
@@ -226,6 +229,7 @@ impl Unit {
                         },
                         nodes: solution.nodes,
                         seconds: started.elapsed().as_secs_f64(),
+                        most_proving: crate::proof::names(&solution.most_proving),
                     };
                     done(p, &result);
                     (solution.proof, result)

@@ -87,6 +87,9 @@ struct Answer {
     to_move: Color,
     best_move: Option<String>,
     pv: Vec<String>,
+    /// For an unknown result, where the search was working when it stopped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    most_proving: Vec<String>,
     nodes: u64,
     seconds: f64,
     tt_entries: usize,
@@ -159,6 +162,7 @@ fn answer(id: Option<Value>, board: &Board, solution: &Solution, seconds: f64) -
         to_move: board.to_move(),
         best_move: solution.best_move.map(|p| p.to_string()),
         pv: solution.pv.iter().map(Point::to_string).collect(),
+        most_proving: solution.most_proving.iter().map(Point::to_string).collect(),
         nodes: solution.nodes,
         seconds,
         tt_entries: solution.tt_entries,
@@ -273,6 +277,9 @@ fn print_answer(answer: &Answer, db: Option<&Path>) -> Result<()> {
     if !answer.pv.is_empty() {
         crate::outln!("pv:          {}", answer.pv.join(" "))?;
     }
+    if !answer.most_proving.is_empty() {
+        crate::outln!("working on:  {}", answer.most_proving.join(" "))?;
+    }
     crate::outln!(
         "nodes:       {} in {:.3} s ({} table entries, {} proof nodes)",
         answer.nodes,
@@ -368,6 +375,7 @@ fn unsearched(id: Value, board: &Board) -> Answer {
         to_move: board.to_move(),
         best_move: None,
         pv: Vec::new(),
+        most_proving: Vec::new(),
         nodes: 0,
         seconds: 0.0,
         tt_entries: 0,

@@ -228,6 +228,7 @@ fn decided(board: &Board) -> Option<Solution> {
         verdict,
         best_move: None,
         pv: Vec::new(),
+        most_proving: Vec::new(),
         nodes: 0,
         tt_entries: 0,
         proof: Some(Proof::decided(board, five.color)),
@@ -236,14 +237,26 @@ fn decided(board: &Board) -> Option<Solution> {
 }
 
 /// An unknown answer, with the statistics of the search `win` and of `loss`, the other one
-/// where it ran.
+/// where it ran, and the most-proving line of the one whose root is nearer its proof.
 fn unknown(win: &Prover<'_>, loss: Option<&Prover<'_>>, why: &'static str) -> Solution {
     let note = if win.table.is_full() || loss.is_some_and(|l| l.table.is_full()) {
         "the table bound (--memory) was reached"
     } else {
         why
     };
-    without_proof(Verdict::Unknown, win, loss, Some(note))
+    let root_pn = |p: &Prover<'_>| {
+        p.table
+            .numbers(p.board.canonical().key)
+            .map_or(1, |(pn, _)| pn)
+    };
+    let nearer = match loss {
+        Some(l) if root_pn(l) < root_pn(win) => l,
+        _ => win,
+    };
+    Solution {
+        most_proving: nearer.most_proving_line(),
+        ..without_proof(Verdict::Unknown, win, loss, Some(note))
+    }
 }
 
 /// An answer with no proof tree (a draw, or unknown), with the searches' statistics.
@@ -257,6 +270,7 @@ fn without_proof(
         verdict,
         best_move: None,
         pv: Vec::new(),
+        most_proving: Vec::new(),
         nodes: win.searched(),
         tt_entries: win.table.len() + loss.map_or(0, |l| l.table.len()),
         proof: None,
@@ -306,6 +320,7 @@ pub(super) fn proved<'a>(
         verdict,
         best_move,
         pv,
+        most_proving: Vec::new(),
         nodes: prover.searched(),
         tt_entries: prover.table.len() + other.map_or(0, |o| o.table.len()),
         proof: Some(proof),

@@ -233,6 +233,13 @@ pub struct Solution {
     pub best_move: Option<Point>,
     /// A principal line of the proof, from the root.
     pub pv: Vec<Point>,
+    /// For an `unknown` answer, where the search was working when it stopped: its
+    /// most-proving line, from the root (at the attacker's nodes the move of least proof
+    /// number, at the defender's the reply of least disproof number), as far as the table
+    /// holds it. Of the side to move's search, or the other side's when that one's root
+    /// proof number is smaller; under [`SolveOptions::attacker`], the attacker's. Empty
+    /// otherwise.
+    pub most_proving: Vec<Point>,
     /// Nodes searched (df-pn nodes and VCF nodes).
     pub nodes: u64,
     /// Entries left in the transposition tables.
@@ -256,6 +263,8 @@ const TREE_NODE_BYTES: usize = 64;
 /// At each visit of an AND node, the proofs of at most this many replies proved by a VCT are
 /// tried on the other replies.
 const SIMULATIONS: u32 = 2;
+/// The most-proving line an unknown answer gives is cut off after this many moves.
+const MOST_PROVING_PLIES: usize = 60;
 /// The attacker's move before an AND node without a certificate is tried as a threat (a VCT
 /// after a pass) only if the lines through it held at least this many attacker stones, each
 /// line counted up to 2 (the most in a five-point stretch free of defender stones).

@@ -10,8 +10,8 @@ use crate::threat::{Line, Stopped, VcfSearch, VcfTable, VctTable};
 
 use super::table::{Stored, Table};
 use super::{
-    DEFAULT_MEMORY_MB, DEFAULT_VCT_NODES, Entry, NARROW_DEPTHS, NarrowVct, Prover, SolveOptions,
-    VCT_ENTRY_BYTES,
+    DEFAULT_MEMORY_MB, DEFAULT_VCT_NODES, Entry, MOST_PROVING_PLIES, NARROW_DEPTHS, NarrowVct,
+    Prover, SolveOptions, VCT_ENTRY_BYTES,
 };
 
 impl<'a> Prover<'a> {
@@ -183,6 +183,48 @@ impl<'a> Prover<'a> {
     }
 
     /// The canonical key of the position after `m`.
+    /// The most-proving line from the current node, on a copy of the board: the child df-pn
+    /// would search next at each node the table holds open with its moves, until a node it
+    /// does not hold, a settled one, or a position met before on the line. At most
+    /// [`MOST_PROVING_PLIES`] moves.
+    pub(super) fn most_proving_line(&self) -> Vec<Point> {
+        let mut board = self.board.clone();
+        let size = board.size();
+        let mut line = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        while line.len() < MOST_PROVING_PLIES {
+            let canonical = board.canonical();
+            if !seen.insert(canonical.key) {
+                break;
+            }
+            let Some(Entry {
+                pn,
+                dn,
+                moves: Some(moves),
+            }) = self.table.get(canonical.key)
+            else {
+                break;
+            };
+            if pn == 0 || dn == 0 || moves.is_empty() {
+                break;
+            }
+            let back = canonical.symmetry.inverse();
+            let points: Vec<Point> = moves.iter().map(|m| back.apply(m.point, size)).collect();
+            let numbers = points.iter().zip(moves.iter()).map(|(&p, m)| {
+                board.play_unchecked(p);
+                let key = board.canonical().key;
+                board.undo();
+                self.table.numbers(key).unwrap_or((m.pn, m.dn))
+            });
+            let numbers: Vec<(u32, u32)> = numbers.collect();
+            let is_or = board.to_move() == self.attacker;
+            let best = crate::dfpn::combine(is_or, self.sum, numbers.into_iter()).best;
+            board.play_unchecked(points[best]);
+            line.push(points[best]);
+        }
+        line
+    }
+
     pub(super) fn key_after(&mut self, m: Point) -> u64 {
         self.board.play_unchecked(m);
         let key = self.board.canonical().key;

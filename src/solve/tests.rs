@@ -272,3 +272,115 @@ fn the_narrow_vct_waits_for_the_roots_own_to_search_first() {
         Some(NARROW_DEPTHS.0)
     );
 }
+
+/// The most-proving line follows, from the root, the move of least proof number at the
+/// attacker's nodes and the reply of least disproof number at the defender's, reading the
+/// children's numbers from the table (a child it does not hold counts at its starting
+/// numbers), and ends at a node the table does not hold.
+#[test]
+fn the_most_proving_line_takes_the_child_df_pn_would_search() {
+    let board = position("h8 h9 i9", Color::Black);
+    let options = SolveOptions::default();
+    let mut p = prover(&board, Color::Black, &options);
+    // The table keeps moves in the canonical frame; this test means something for the
+    // mapping back only where that frame is not the board's.
+    assert_ne!(board.canonical().symmetry, crate::rules::Symmetry::Identity);
+    let at = |s: &str| crate::notation::parse_point(s, board.size()).unwrap();
+    // Stores an open node at the prover's position with `moves` (in the board's frame).
+    let store = |p: &mut Prover<'_>, numbers: (u32, u32), moves: &[(&str, u32, u32)]| {
+        let canonical = p.board.canonical();
+        let size = p.board.size();
+        let moves: Arc<[Move]> = moves
+            .iter()
+            .map(|&(m, pn, dn)| Move {
+                point: canonical.symmetry.apply(at(m), size),
+                pn,
+                dn,
+            })
+            .collect();
+        let key = canonical.key;
+        p.store(
+            key,
+            Entry {
+                pn: numbers.0,
+                dn: numbers.1,
+                moves: Some(moves),
+            },
+        );
+    };
+    // At the root (Black's): j10 starts at proof number 2 and g7 at 3, but the table has
+    // j10 at 5 by now; g7 is not in the table, so it counts at its starting 3.
+    store(&mut p, (3, 2), &[("j10", 2, 1), ("g7", 3, 1)]);
+    let j10 = p.key_after(at("j10"));
+    p.store(
+        j10,
+        Entry {
+            pn: 5,
+            dn: 1,
+            moves: None,
+        },
+    );
+    assert_eq!(p.most_proving_line(), vec![at("g7")]);
+    // Below g7 (White's node): of f6 (disproof number 4 in the table) and k11 (starting at
+    // 2), the reply of least disproof number.
+    p.board.play_unchecked(at("g7"));
+    store(&mut p, (3, 2), &[("f6", 1, 1), ("k11", 1, 2)]);
+    let f6 = p.key_after(at("f6"));
+    p.store(
+        f6,
+        Entry {
+            pn: 1,
+            dn: 4,
+            moves: None,
+        },
+    );
+    p.board.undo();
+    assert_eq!(p.most_proving_line(), vec![at("g7"), at("k11")]);
+    // A settled node ends the line there.
+    p.board.play_unchecked(at("g7"));
+    let key = p.board.canonical().key;
+    p.store(key, Entry::PROVED);
+    p.board.undo();
+    assert_eq!(p.most_proving_line(), vec![at("g7")]);
+}
+
+/// An unknown answer says where the search was working: a line of legal moves from the
+/// root, the attacker's first, the same on a second run (one thread); a proof's answer has
+/// no such line.
+#[test]
+fn an_unknown_answer_gives_its_most_proving_line() {
+    // Kagetsu's j7, one of the replies a short search does not prove.
+    let board = position("h8 h9 i9 j7", Color::Black);
+    let options = SolveOptions {
+        limits: Limits {
+            nodes: Some(300_000),
+            ..Limits::default()
+        },
+        threads: Some(1),
+        attacker: Some(Color::Black),
+        ..SolveOptions::default()
+    };
+    let unknown = solve(&board, &options, &mut |_| {});
+    assert_eq!(unknown.verdict, Verdict::Unknown);
+    assert!(!unknown.most_proving.is_empty());
+    let mut b = board.clone();
+    for (i, &m) in unknown.most_proving.iter().enumerate() {
+        let side = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(b.to_move(), side, "move {i}");
+        assert!(b.is_legal_for(m, side), "move {i}: {m}");
+        b.play_unchecked(m);
+    }
+    let again = solve(&board, &options, &mut |_| {});
+    assert_eq!(again.most_proving, unknown.most_proving);
+    let won = solve(
+        &vct_example(Color::Black),
+        &SolveOptions::default(),
+        &mut |_| {},
+    );
+    assert_eq!(won.verdict, Verdict::Win);
+    assert!(won.most_proving.is_empty());
+}

@@ -964,6 +964,16 @@ fn the_search_log_has_a_line_for_every_search_and_names_the_one_that_proved_the_
                 "a proved leaf is settled: {s}"
             );
         }
+        // Where an unknown search was working, from its leaf (absent if the search stopped
+        // before the table held the leaf's moves); nothing for the others.
+        if let Some(line) = s.get("most_proving") {
+            assert_eq!(s["outcome"], "unknown", "{s}");
+            let moves = line.as_array().unwrap();
+            assert!(
+                !moves.is_empty() && moves.iter().all(Value::is_string),
+                "{s}"
+            );
+        }
     }
     // A log that cannot be opened is an input error, before any search.
     let other = dir.path().join("other.db");

@@ -67,6 +67,41 @@ fn a_node_limit_gives_unknown_and_exit_zero() {
     assert!(v["note"].is_string());
 }
 
+/// An unknown answer says where the search was working when it stopped: its most-proving
+/// line, as `most_proving` in JSON and `working on:` in text; a proof's answer has none.
+#[test]
+fn an_unknown_answer_says_where_the_search_was_working() {
+    let args = [
+        "solve",
+        "h8 h9 i9 j7",
+        "--attacker",
+        "black",
+        "--threads",
+        "1",
+        "--nodes",
+        "200000",
+    ];
+    let out = renju().args(args).arg("--json").output().unwrap();
+    let v = json(&out);
+    assert_eq!(v["result"], "unknown");
+    let line = v["most_proving"].as_array().expect("a most-proving line");
+    assert!(!line.is_empty());
+    let moves: Vec<&str> = line.iter().map(|m| m.as_str().unwrap()).collect();
+    let text = renju().args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("working on:  {}\n", moves.join(" "))),
+        "{text}"
+    );
+    let won = renju()
+        .args(["solve", "data/examples/vct.txt", "--json", "--threads", "1"])
+        .output()
+        .unwrap();
+    let won = json(&won);
+    assert_eq!(won["result"], "win");
+    assert!(won.get("most_proving").is_none(), "{won}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_two() {
     for args in [

@@ -35,6 +35,10 @@ struct Line<'a> {
     /// `proved`, `unknown`, `cut short` (the run's end, a stop, or called off: it counts for
     /// nothing) or `settled meanwhile` (by another proof while it ran).
     outcome: &'static str,
+    /// For an unknown outcome, where the search was working when its budget ran out: its
+    /// most-proving line from the leaf.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    most_proving: Vec<String>,
     /// The side the proof wins for, when proved.
     #[serde(skip_serializing_if = "Option::is_none")]
     winner: Option<String>,
@@ -93,6 +97,7 @@ impl SearchLog {
                 nodes: s.nodes,
                 seconds: s.seconds,
                 outcome,
+                most_proving: names(&s.most_proving),
                 winner,
                 lent: s.lent,
                 settled_to: s.settled_to.as_deref().map(names),

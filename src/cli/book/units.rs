@@ -172,8 +172,13 @@ pub(super) fn work(
     let progress = |_: &UnitPosition, r: &WorkResult| {
         let n = ended.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if !global.quiet {
+            let working = if r.most_proving.is_empty() {
+                String::new()
+            } else {
+                format!(", working on {}", r.most_proving.join(" "))
+            };
             eprintln!(
-                "work: {n}/{total}: {}: {}, {} nodes, {:.1} s",
+                "work: {n}/{total}: {}: {}, {} nodes, {:.1} s{working}",
                 r.line.join(" "),
                 r.result,
                 r.nodes,
