@@ -182,7 +182,6 @@ impl<'a> Prover<'a> {
         result.map(|(line, _)| line)
     }
 
-    /// The canonical key of the position after `m`.
     /// The most-proving line from the current node, on a copy of the board: the child df-pn
     /// would search next at each node the table holds open with its moves, until a node it
     /// does not hold, a settled one, or a position met before on the line. At most
@@ -225,6 +224,7 @@ impl<'a> Prover<'a> {
         line
     }
 
+    /// The canonical key of the position after `m`.
     pub(super) fn key_after(&mut self, m: Point) -> u64 {
         self.board.play_unchecked(m);
         let key = self.board.canonical().key;
