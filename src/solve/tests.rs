@@ -308,32 +308,28 @@ fn the_most_proving_line_takes_the_child_df_pn_would_search() {
             },
         );
     };
+    // Stores the numbers of the child after `m` (not expanded).
+    let store_child = |p: &mut Prover<'_>, m: &str, (pn, dn): (u32, u32)| {
+        let key = p.key_after(at(m));
+        p.store(
+            key,
+            Entry {
+                pn,
+                dn,
+                moves: None,
+            },
+        );
+    };
     // At the root (Black's): j10 starts at proof number 2 and g7 at 3, but the table has
     // j10 at 5 by now; g7 is not in the table, so it counts at its starting 3.
     store(&mut p, (3, 2), &[("j10", 2, 1), ("g7", 3, 1)]);
-    let j10 = p.key_after(at("j10"));
-    p.store(
-        j10,
-        Entry {
-            pn: 5,
-            dn: 1,
-            moves: None,
-        },
-    );
+    store_child(&mut p, "j10", (5, 1));
     assert_eq!(p.most_proving_line(), vec![at("g7")]);
     // Below g7 (White's node): of f6 (disproof number 4 in the table) and k11 (starting at
     // 2), the reply of least disproof number.
     p.board.play_unchecked(at("g7"));
     store(&mut p, (3, 2), &[("f6", 1, 1), ("k11", 1, 2)]);
-    let f6 = p.key_after(at("f6"));
-    p.store(
-        f6,
-        Entry {
-            pn: 1,
-            dn: 4,
-            moves: None,
-        },
-    );
+    store_child(&mut p, "f6", (1, 4));
     p.board.undo();
     assert_eq!(p.most_proving_line(), vec![at("g7"), at("k11")]);
     // A settled node ends the line there.
