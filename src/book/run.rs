@@ -214,7 +214,8 @@ impl Book {
             let sender = searches.sender.clone();
             pool.spawn(move || {
                 let started = Instant::now();
-                let (solution, cut_short) = search(&board, attempts, attacker, &options);
+                let (solution, cut_short) =
+                    search(&board, attempts, attacker, &options, &mut |_| {});
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
@@ -462,7 +463,7 @@ mod tests {
         // l1's search ends without a result.
         let (pool, options) = on_threads(1, 10);
         let _ = pool;
-        let (failed, cut_short) = search(&board, 0, None, &options);
+        let (failed, cut_short) = search(&board, 0, None, &options, &mut |_| {});
         assert!(failed.proof.is_none() && !cut_short);
         let mut round = Round::default();
         book.fold_job(

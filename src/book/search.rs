@@ -217,13 +217,23 @@ impl Book {
     }
 }
 
+/// The node budget of a leaf searched `attempts` times before: the round's, doubled for each
+/// attempt; `None` if the round bounds its searches by time alone.
+pub(super) fn node_budget(attempts: u32, options: &RoundOptions) -> Option<u64> {
+    options
+        .position_nodes
+        .map(|n| n.saturating_mul(1u64 << attempts.min(MAX_DOUBLINGS)))
+}
+
 /// Searches a leaf within its budget (doubled for each earlier attempt); also says whether a
 /// result-less search was cut short by the run's end or a stop, rather than by its budget.
+/// `progress` is called now and then while the search runs (after each of its rounds).
 pub(super) fn search(
     board: &Board,
     attempts: u32,
     attacker: Option<Color>,
     options: &RoundOptions,
+    progress: &mut dyn FnMut(&crate::solve::Progress),
 ) -> (crate::solve::Solution, bool) {
     let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
     let started = Instant::now();
@@ -237,7 +247,7 @@ pub(super) fn search(
     };
     let limits = Limits {
         deadline,
-        nodes: options.position_nodes.map(|n| n.saturating_mul(factor)),
+        nodes: node_budget(attempts, options),
         stop: options.stop.clone(),
         called_off: options.called_off.clone(),
     };
@@ -250,7 +260,7 @@ pub(super) fn search(
         known: options.known.clone(),
         attacker,
     };
-    let solution = solve(board, &solve_options, &mut |_| {});
+    let solution = solve(board, &solve_options, progress);
     let stopped = options.interrupted_or_called_off();
     // Cut short by the run's end: the run's deadline came before the search's own, and passed.
     let run_over = options

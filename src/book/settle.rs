@@ -290,14 +290,25 @@ mod tests {
             .unwrap();
         let mut part = Builder::new(Rules::renju(), Size::STANDARD);
         let reported = std::sync::Mutex::new(Vec::new());
+        let beats = std::sync::Mutex::new(Vec::new());
+        let heartbeat = unit::Heartbeat {
+            every: std::time::Duration::ZERO,
+            report: &|p, r| beats.lock().unwrap().push((p.book_node, r.clone())),
+        };
         let results = unit
-            .work(&mut part, &RoundOptions::default(), &pool, &|p, r| {
-                assert_eq!(p.book_node, r.book_node);
-                reported
-                    .lock()
-                    .unwrap()
-                    .push((r.book_node, r.result, r.nodes));
-            })
+            .work(
+                &mut part,
+                &RoundOptions::default(),
+                &pool,
+                &|p, r| {
+                    assert_eq!(p.book_node, r.book_node);
+                    reported
+                        .lock()
+                        .unwrap()
+                        .push((r.book_node, r.result, r.nodes));
+                },
+                Some(&heartbeat),
+            )
             .unwrap();
         // Each search's end was reported once, with the result it returns.
         let mut reported = reported.into_inner().unwrap();
@@ -308,6 +319,27 @@ mod tests {
         reported.sort_unstable();
         returned.sort_unstable();
         assert_eq!(reported, returned);
+        // Every search (at least one round each, with no least time between reports) was
+        // reported on while it ran: its nodes growing up to those it ended with, against the
+        // unit's budget.
+        let beats = beats.into_inner().unwrap();
+        for r in &results {
+            let mine: Vec<_> = beats
+                .iter()
+                .filter(|(node, _)| *node == r.book_node)
+                .map(|(_, running)| running)
+                .collect();
+            assert!(!mine.is_empty(), "no report on {:?}", r.line);
+            assert!(
+                mine.windows(2)
+                    .all(|w| w[0].nodes <= w[1].nodes && w[0].elapsed <= w[1].elapsed)
+            );
+            assert!(
+                mine.iter()
+                    .all(|running| running.nodes <= r.nodes
+                        && running.budget == budget.position_nodes)
+            );
+        }
         (results, part.finish())
     }
 

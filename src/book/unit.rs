@@ -5,13 +5,15 @@
 //! budget, and the positions, each as its stones and side to move, with the book position it
 //! stands for and how often it was searched before (its budget doubles with each attempt).
 
+use std::time::{Duration, Instant};
+
 use serde::{Deserialize, Serialize};
 
 use super::RoundOptions;
-use super::search::search;
+use super::search::{node_budget, search};
 use crate::db::Builder;
 use crate::rules::{Board, Color, Point, Rules, Size};
-use crate::solve::Verdict;
+use crate::solve::{Progress, Verdict};
 
 /// The format name in every unit file.
 pub const FORMAT: &str = "renju-book-unit";
@@ -80,6 +82,30 @@ pub struct WorkResult {
     /// For an unknown result, the search's most-proving line when its budget ran out, from
     /// the position ([`crate::solve::Solution::most_proving`]); empty otherwise.
     pub most_proving: Vec<String>,
+}
+
+/// How one position's search is going while it runs, for `book work`'s progress lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Running {
+    /// Solver nodes so far.
+    pub nodes: u64,
+    /// The search's node budget (the unit's `position_nodes`, doubled for each earlier
+    /// attempt), if the unit bounds its searches by nodes.
+    pub budget: Option<u64>,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The position's proof number in the search running (the attacker's, under
+    /// `attacker`).
+    pub proof_number: u32,
+}
+
+/// Reports on the searches under way: `report` is called for a position at most once per
+/// `every`, between two rounds of its search.
+pub struct Heartbeat<'a> {
+    /// The least time between two reports on one position.
+    pub every: Duration,
+    /// Called with the position and how its search is going.
+    pub report: &'a (dyn Fn(&UnitPosition, &Running) + Sync),
 }
 
 impl Unit {
@@ -189,7 +215,7 @@ impl Unit {
     /// Searches every position on `pool` (the unit's memory shared among its threads) and
     /// adds each proof to `db`; the results come back in the unit's order. `done` is called
     /// with each position and its result as its search ends, in the order they end (for
-    /// progress on a long unit).
+    /// progress on a long unit), and `heartbeat`, if given, while each search runs.
     ///
     /// # Errors
     /// A position that does not set up, or a proof the database refuses.
@@ -199,6 +225,7 @@ impl Unit {
         options: &RoundOptions,
         pool: &rayon::ThreadPool,
         done: &(dyn Fn(&UnitPosition, &WorkResult) + Sync),
+        heartbeat: Option<&Heartbeat>,
     ) -> Result<Vec<WorkResult>, String> {
         use rayon::prelude::*;
         let boards = self.boards()?;
@@ -216,8 +243,25 @@ impl Unit {
                 .par_iter()
                 .zip(&self.positions)
                 .map(|(board, p)| {
-                    let started = std::time::Instant::now();
-                    let (solution, stopped) = search(board, p.attempts, p.attacker, &options);
+                    let started = Instant::now();
+                    let budget = node_budget(p.attempts, &options);
+                    let mut last = started;
+                    let mut beat = |progress: &Progress| {
+                        let Some(heartbeat) = heartbeat else { return };
+                        if last.elapsed() < heartbeat.every {
+                            return;
+                        }
+                        last = Instant::now();
+                        let running = Running {
+                            nodes: progress.nodes,
+                            budget,
+                            elapsed: started.elapsed(),
+                            proof_number: progress.pn,
+                        };
+                        (heartbeat.report)(p, &running);
+                    };
+                    let (solution, stopped) =
+                        search(board, p.attempts, p.attacker, &options, &mut beat);
                     let result = WorkResult {
                         book_node: p.book_node,
                         line: p.line.clone(),

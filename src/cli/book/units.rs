@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use renju::book::unit::{Unit, UnitPosition, WorkResult};
+use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult};
 use renju::book::{Book, RoundOptions};
 use renju::db::Builder;
 use renju::notation::{PositionOptions, parse_point};
@@ -16,6 +16,10 @@ use super::{PositionBudget, book_error, journal_path, lock, open, round_options,
 use crate::cli::search::interrupted;
 use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
+
+/// How often `book work` reports on each search under way: a unit at a doubled budget runs
+/// for hours, and a Slurm log should show it alive.
+const WORK_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(60);
 
 pub(super) fn plan(
     path: &Path,
@@ -186,8 +190,21 @@ pub(super) fn work(
             );
         }
     };
+    let running = |p: &UnitPosition, r: &Running| {
+        eprintln!("work: {}", running_line(&p.line, r));
+    };
+    let heartbeat = Heartbeat {
+        every: WORK_HEARTBEAT,
+        report: &running,
+    };
     let results = unit
-        .work(&mut db, &options, &pool, &progress)
+        .work(
+            &mut db,
+            &options,
+            &pool,
+            &progress,
+            (!global.quiet).then_some(&heartbeat),
+        )
         .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
     db.finish()
         .write(out)
@@ -218,4 +235,67 @@ pub(super) fn work(
         );
     }
     Ok(())
+}
+
+/// The line `book work` prints now and then while the search of the position at `line` runs:
+/// its nodes so far (of its budget), its time, at its rate so far the time left to its budget,
+/// and its proof number.
+fn running_line(line: &[String], r: &Running) -> String {
+    let seconds = r.elapsed.as_secs_f64();
+    let nodes = match r.budget {
+        Some(budget) => {
+            let left = if r.nodes > 0 && seconds > 0.0 {
+                let rate = r.nodes as f64 / seconds;
+                format!(
+                    ", about {:.0} s left",
+                    budget.saturating_sub(r.nodes) as f64 / rate
+                )
+            } else {
+                String::new()
+            };
+            format!("{} of {budget} nodes, {seconds:.0} s{left}", r.nodes)
+        }
+        None => format!("{} nodes, {seconds:.0} s", r.nodes),
+    };
+    format!(
+        "{}: searching, {nodes}, proof number {}",
+        line.join(" "),
+        r.proof_number
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_running_line_gives_nodes_of_the_budget_and_the_time_left() {
+        let line: Vec<String> = ["k10", "k11", "j10"].map(String::from).to_vec();
+        let r = Running {
+            nodes: 500_000_000,
+            budget: Some(2_560_000_000),
+            elapsed: Duration::from_secs(1000),
+            proof_number: 34,
+        };
+        // 500,000 nodes a second: 2,060M nodes left take 4,120 s.
+        assert_eq!(
+            running_line(&line, &r),
+            "k10 k11 j10: searching, 500000000 of 2560000000 nodes, 1000 s, about 4120 s left, proof number 34"
+        );
+        let by_time = Running { budget: None, ..r };
+        assert_eq!(
+            running_line(&line, &by_time),
+            "k10 k11 j10: searching, 500000000 nodes, 1000 s, proof number 34"
+        );
+        let at_start = Running {
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            ..r
+        };
+        assert_eq!(
+            running_line(&line, &at_start),
+            "k10 k11 j10: searching, 0 of 2560000000 nodes, 0 s, proof number 34"
+        );
+    }
 }
