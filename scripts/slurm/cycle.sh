@@ -3,6 +3,9 @@
 #   renju book plan BOOK --shards SHARDS --out UNITS      the frontier as at most SHARDS units
 #   sbatch --wait --array=0-(N-1) book.sbatch UNITS PARTS  one array task per unit, its searches
 #                                                          guided by a copy of BOOK (--guide)
+#   renju book release BOOK UNITS/unit-i.json --results PARTS/results-i.jsonl
+#                                                          a task's positions not searched to
+#                                                          their budgets back to the frontier
 #   renju db merge BOOK PARTS/part-*.db                    the parts back into the book
 #   renju check BOOK                                       the book verified from scratch
 # It stops early when plan writes no unit (nothing left to prove), and exits non-zero as soon as
@@ -59,10 +62,21 @@ step() {
   say "  ($((SECONDS - t0)) s)"
 }
 
-# Merge the parts of round DIR into the book, check the book, mark the round done.
+# Merge the parts of round DIR into the book, check the book, mark the round done. First the
+# positions its tasks did not search to their budgets (cut short, or never run) go back to the
+# frontier (`renju book release`, from each task's results), so that the next plan does not
+# count them as searched.
 merge_round() {
-  local dir=$1 dbs=()
+  local dir=$1 dbs=() unit task results
   shopt -s nullglob
+  for unit in "$dir"/units/unit-*.json; do
+    task=${unit##*/unit-}
+    task=${task%.json}
+    results=()
+    [[ -e $dir/parts/results-$task.jsonl ]] && results=(--results "$dir/parts/results-$task.jsonl")
+    "$renju" book release "$book" "$unit" "${results[@]}" ||
+      say "warning: the positions of $unit not searched to their budgets were not given back (above); the next plan counts them as searched"
+  done
   dbs=("$dir"/parts/part-*.db)
   shopt -u nullglob
   if ((${#dbs[@]})); then

@@ -108,4 +108,54 @@ impl Book {
         }
         Ok(planned)
     }
+
+    /// Gives a planned leaf back to the frontier without counting a search: its work unit
+    /// did not search it to its budget (the task was killed, or stopped). It is a leaf to
+    /// pick again as it was before it was planned: open, or tried as often as before (only
+    /// unexpanded leaves are planned, so a tried one was searched at least once).
+    ///
+    /// # Errors
+    /// [`BookError::Position`] when `node` is not a planned position of the book, or `line`
+    /// (the moves from its root, as a unit names them) is not its line, or `board` (the
+    /// unit's position) not its position.
+    pub fn release(&mut self, node: u32, line: &[String], board: &Board) -> Result<(), BookError> {
+        let named = if line.is_empty() {
+            "the root".to_string()
+        } else {
+            line.join(" ")
+        };
+        let Some(n) = self.nodes.get(node as usize) else {
+            return Err(BookError::Position(format!(
+                "book position {node} ({named}): the book has only {} positions",
+                self.nodes.len()
+            )));
+        };
+        let path = crate::proof::names(&self.path(node));
+        if path != line {
+            return Err(BookError::Position(format!(
+                "book position {node} is `{}` in the book, not `{named}`: the unit was planned from another book",
+                path.join(" ")
+            )));
+        }
+        let here = self.board(node)?;
+        if here.to_move() != board.to_move() || !here.stones().eq(board.stones()) {
+            return Err(BookError::Position(format!(
+                "book position {node} ({named}) holds other stones in the book: the unit was planned from another book"
+            )));
+        }
+        if n.status != Status::Planned {
+            return Err(BookError::Position(format!(
+                "book position {node} ({named}) is not planned: a `book plan` or `book build` since has counted it, or it is settled"
+            )));
+        }
+        let n = &mut self.nodes[node as usize];
+        n.status = if n.attempts > 0 {
+            Status::Tried
+        } else {
+            Status::Open
+        };
+        n.busy = false;
+        self.refresh_path(node);
+        Ok(())
+    }
 }

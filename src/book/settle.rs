@@ -375,6 +375,66 @@ mod tests {
         assert!(report.ok, "{:?}", report.errors);
     }
 
+    /// A planned leaf given back to the frontier is picked again as it was, open or tried as
+    /// often as before, with no search counted; a position not planned, out of the book, or
+    /// named by another line is refused and left as it is.
+    #[test]
+    fn a_released_leaf_goes_back_to_the_frontier_without_a_search_counted() {
+        let (mut book, mut db) = vct_book();
+        assert_eq!(book.plan(4).unwrap().len(), 1);
+        let root = book.board(0).unwrap();
+        let wrong = book.release(0, &["h8".to_string()], &root).unwrap_err();
+        assert!(
+            wrong.to_string().contains("is `` in the book, not `h8`"),
+            "{wrong}"
+        );
+        assert_eq!(
+            book.nodes[0].status,
+            Status::Planned,
+            "a refusal changes nothing"
+        );
+        let mut other = root.clone();
+        other.play_unchecked(other.points().find(|&p| other.stone(p).is_none()).unwrap());
+        let stones = book.release(0, &[], &other).unwrap_err();
+        assert!(
+            stones.to_string().contains("holds other stones"),
+            "{stones}"
+        );
+        book.release(0, &[], &root).unwrap();
+        assert_eq!(book.nodes[0].status, Status::Open);
+        assert_eq!((book.nodes[0].attempts, book.nodes[0].pn), (0, 1));
+        assert!(book.nodes[0].free);
+        let again = book.release(0, &[], &root).unwrap_err();
+        assert!(again.to_string().contains("is not planned"), "{again}");
+        let beyond = book.release(9999, &[], &root).unwrap_err();
+        assert!(beyond.to_string().contains("the book has only"), "{beyond}");
+        // Nothing was planned when the parts came back: nothing is counted.
+        assert_eq!(book.reconcile(&mut db).unwrap(), 0);
+        assert_eq!(book.nodes[0].status, Status::Open);
+        // Planned again, and this time counted as tried: expanded, its children leaves.
+        assert_eq!(book.plan(4).unwrap().len(), 1);
+        assert_eq!(book.reconcile(&mut db).unwrap(), 1);
+        let child = book.nodes[0].children[0];
+        // A leaf searched twice before (as at a ply limit) goes back tried, at the budget of
+        // its third search.
+        book.nodes[child as usize].status = Status::Tried;
+        book.nodes[child as usize].attempts = 2;
+        book.recompute();
+        let picked = book.plan(1000).unwrap();
+        assert!(picked.iter().any(|&(n, _)| n == child));
+        let line = crate::proof::names(&book.path(child));
+        assert_eq!(line.len(), 1);
+        let board = book.board(child).unwrap();
+        book.release(child, &line, &board).unwrap();
+        let c = &book.nodes[child as usize];
+        assert_eq!(
+            (c.status, c.attempts, c.pn, c.free),
+            (Status::Tried, 2, 4, true)
+        );
+        // Its parent counts it as a leaf to search again, not one under way.
+        assert!(book.nodes[0].pn < super::super::numbers::BUSY);
+    }
+
     /// A plan under a line takes the leaves below the position the line reaches and no
     /// others; a line the book does not hold reaches nothing.
     #[test]

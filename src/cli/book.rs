@@ -29,7 +29,7 @@ mod units;
 
 use log::SearchLog;
 use roots::roots_of;
-use units::{plan, work};
+use units::{plan, release, work};
 
 /// The subcommands of `book`.
 #[derive(Debug, Subcommand)]
@@ -80,6 +80,20 @@ pub enum BookCommand {
         /// is taken as settled. The proofs are read out without it, so they stand on their own.
         #[arg(long, value_name = "BOOK")]
         guide: Option<PathBuf>,
+    },
+    /// Give a work unit's positions that were not searched to their budgets (the task was
+    /// killed or stopped) back to the book's frontier, with no search counted.
+    Release {
+        /// The book's database.
+        book: PathBuf,
+        /// The unit file (from `book plan`).
+        unit: PathBuf,
+        /// The unit's results, as `book work --json` printed them (one object per line):
+        /// the positions reported `win`, `loss` or `unknown` stay planned, for the next plan
+        /// to settle from the merged database or count as searched; the others go back.
+        /// Without it, every position of the unit goes back.
+        #[arg(long, value_name = "FILE")]
+        results: Option<PathBuf>,
     },
 }
 
@@ -290,6 +304,11 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             threads,
             guide,
         } => work(unit, out, *threads, guide.as_deref(), global),
+        BookCommand::Release {
+            book,
+            unit,
+            results,
+        } => release(book, unit, results.as_deref(), global, given),
     }
 }
 

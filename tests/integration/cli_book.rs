@@ -735,6 +735,63 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
         assert_eq!(json(line.as_bytes())["result"], "stopped", "{line}");
     }
     assert!(part.exists(), "the part is written even when cut short");
+
+    // `book release` gives the stopped position back to the frontier, with no search
+    // counted: the next plan takes nothing back and plans it again at its first budget.
+    let results_file = units.join("results.jsonl");
+    std::fs::write(&results_file, &results).unwrap();
+    let r = arg(&results_file);
+    let released = ok(&["book", "release", arg(&hard), u, "--results", r, "--json"]);
+    assert_eq!(released["released"], serde_json::json!([[]]), "{released}");
+    assert_eq!(released["planned"], 0);
+    let again = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(again.contains("is not planned"), "{again}");
+    let replanned = ok(&[
+        "book",
+        "plan",
+        arg(&hard),
+        "--shards",
+        "1",
+        "--position-time",
+        "3600",
+        "--out",
+        arg(&units),
+        "--json",
+    ]);
+    assert_eq!(replanned["taken_back"], 0, "{replanned}");
+    assert_eq!(replanned["positions"], 1, "{replanned}");
+    let unit_json = json(&std::fs::read(&unit).unwrap());
+    assert_eq!(unit_json["positions"][0]["attempts"], 0, "{unit_json}");
+    // A position reported searched to its budget stays planned.
+    let unknown = results.replace("\"stopped\"", "\"unknown\"");
+    std::fs::write(&results_file, &unknown).unwrap();
+    let kept = ok(&["book", "release", arg(&hard), u, "--results", r, "--json"]);
+    assert_eq!(kept["released"], serde_json::json!([]), "{kept}");
+    assert_eq!(kept["planned"], 1);
+    // Results that are not `book work`'s, or name a position the unit does not hold, and a
+    // unit of another book, change nothing.
+    std::fs::write(&results_file, "{\"result\": \"win\"}\n").unwrap();
+    let bad = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(
+        bad.contains("line 1: not a `book work --json` result"),
+        "{bad}"
+    );
+    let stranger = unknown.replace("\"book_node\":0", "\"book_node\":7");
+    assert_ne!(stranger, unknown);
+    std::fs::write(&results_file, &stranger).unwrap();
+    let bad = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(bad.contains("is not one of the unit's"), "{bad}");
+    let other = input_error(&["book", "release", b, u]);
+    assert!(other.contains("holds other stones"), "{other}");
+    let s = status(&hard);
+    assert_eq!(s["roots"][0]["result"], "unknown");
+    let later = run(&["book", "release", arg(&hard), u]);
+    assert!(later.status.success(), "{}", stderr(&later));
+    assert_eq!(
+        String::from_utf8_lossy(&later.stdout).trim(),
+        "1 of 1 positions given back to the frontier (the root); 0 searched to their budgets stay planned",
+        "without results every position goes back"
+    );
 }
 
 /// `book work --guide`: the searches take the settled positions of a database (here the

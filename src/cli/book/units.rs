@@ -2,15 +2,17 @@
 //! positions proved on their own into a partial database (the Slurm cycle's two halves; the
 //! parts come back with `db merge`).
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult};
 use renju::book::{Book, RoundOptions};
 use renju::db::Builder;
 use renju::notation::{PositionOptions, parse_point};
+use renju::rules::{Rules, Size};
 
 use super::{PositionBudget, book_error, journal_path, lock, open, round_options, save};
 use crate::cli::search::interrupted;
@@ -150,13 +152,7 @@ pub(super) fn work(
             journal.display()
         )));
     }
-    let text = renju::files::read_text(path)
-        .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
-    let unit: Unit = serde_json::from_str(&text)
-        .map_err(|e| input_error(format!("`{}` is not a work unit: {e}", path.display())))?;
-    let (rules, size) = unit
-        .rules()
-        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    let (unit, (rules, size)) = read_unit(path)?;
     let known = guide
         .map(|g| crate::cli::db::guide(g, (rules, size)))
         .transpose()?;
@@ -183,7 +179,7 @@ pub(super) fn work(
             };
             eprintln!(
                 "work: {n}/{total}: {}: {}, {} nodes, {:.1} s{working}",
-                r.line.join(" "),
+                named(&r.line),
                 r.result,
                 r.nodes,
                 r.seconds
@@ -237,6 +233,153 @@ pub(super) fn work(
     Ok(())
 }
 
+/// The work unit at `path`, with its rule set and board size once its header is checked.
+fn read_unit(path: &Path) -> Result<(Unit, (Rules, Size))> {
+    let text = renju::files::read_text(path)
+        .map_err(|e| input_error(format!("cannot read unit `{}`: {e}", path.display())))?;
+    let unit: Unit = serde_json::from_str(&text)
+        .map_err(|e| input_error(format!("`{}` is not a work unit: {e}", path.display())))?;
+    let rules = unit
+        .rules()
+        .map_err(|e| input_error(format!("`{}`: {e}", path.display())))?;
+    Ok((unit, rules))
+}
+
+/// The book positions that `book work --json` reported searched to their budgets in the
+/// results at `path` (`win`, `loss` or `unknown`; not `stopped`), each checked against the
+/// unit's positions.
+fn ended_in(path: &Path, unit: &Unit) -> Result<HashSet<u32>> {
+    #[derive(Deserialize)]
+    struct Ended {
+        book_node: u32,
+        line: Vec<String>,
+        result: String,
+    }
+    let text = renju::files::read_text(path)
+        .map_err(|e| input_error(format!("cannot read results `{}`: {e}", path.display())))?;
+    let mut ended = HashSet::new();
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = || format!("`{}` line {}", path.display(), i + 1);
+        let r: Ended = serde_json::from_str(l)
+            .map_err(|e| input_error(format!("{}: not a `book work --json` result: {e}", at())))?;
+        if !unit
+            .positions
+            .iter()
+            .any(|p| p.book_node == r.book_node && p.line == r.line)
+        {
+            return Err(input_error(format!(
+                "{}: position {} ({}) is not one of the unit's",
+                at(),
+                r.book_node,
+                named(&r.line)
+            )));
+        }
+        match r.result.as_str() {
+            "win" | "loss" | "unknown" => {
+                ended.insert(r.book_node);
+            }
+            "stopped" => {}
+            other => {
+                return Err(input_error(format!(
+                    "{}: unknown result `{other}` (win, loss, unknown or stopped)",
+                    at()
+                )));
+            }
+        }
+    }
+    Ok(ended)
+}
+
+/// `book release`: gives back to the book's frontier every position of the unit at
+/// `unit_path` that its results do not report searched to its budget (all of them without
+/// results), with no search counted. All or nothing: a position the book does not hold as
+/// planned, under the unit's line, leaves the book as it was.
+pub(super) fn release(
+    path: &Path,
+    unit_path: &Path,
+    results: Option<&Path>,
+    global: &Global,
+    given: &PositionOptions,
+) -> Result<()> {
+    let (unit, (rules, size)) = read_unit(unit_path)?;
+    let ended = results
+        .map(|r| ended_in(r, &unit))
+        .transpose()?
+        .unwrap_or_default();
+    let _lock = lock(path)?;
+    let mut opened = open(path, given, false)?;
+    if (opened.book.rules, opened.book.size) != (rules, size) {
+        return Err(input_error(format!(
+            "`{}` is a unit of another game than the book `{}` ({} on {}, not {} on {})",
+            unit_path.display(),
+            path.display(),
+            unit.rule,
+            unit.size,
+            opened.book.rules.rule(),
+            opened.book.size
+        )));
+    }
+    let boards = unit
+        .boards()
+        .map_err(|e| input_error(format!("`{}`: {e}", unit_path.display())))?;
+    let mut released = Vec::new();
+    for (p, board) in unit.positions.iter().zip(&boards) {
+        if ended.contains(&p.book_node) {
+            continue;
+        }
+        opened
+            .book
+            .release(p.book_node, &p.line, board)
+            .map_err(|e| input_error(format!("`{}`: {e}", unit_path.display())))?;
+        released.push(p.line.clone());
+    }
+    if !released.is_empty() {
+        // Only the journal changes; the database is left as it is.
+        let journal = journal_path(path);
+        renju::atomic::write_atomic(&journal, &opened.book.encode())
+            .with_context(|| format!("cannot write `{}`", journal.display()))?;
+    }
+    #[derive(Serialize)]
+    struct Released {
+        released: Vec<Vec<String>>,
+        planned: usize,
+    }
+    let report = Released {
+        planned: unit.positions.len() - released.len(),
+        released,
+    };
+    if global.json {
+        outln!("{}", serde_json::to_string(&report)?)?;
+    } else {
+        outln!(
+            "{} of {} positions given back to the frontier{}; {} searched to their budgets stay planned",
+            report.released.len(),
+            unit.positions.len(),
+            if report.released.is_empty() {
+                String::new()
+            } else {
+                let lines: Vec<String> = report.released.iter().map(|l| named(l)).collect();
+                format!(" ({})", lines.join(", "))
+            },
+            report.planned
+        )?;
+    }
+    Ok(())
+}
+
+/// A unit position's line as people read it: its moves, or `the root`.
+fn named(line: &[String]) -> String {
+    if line.is_empty() {
+        "the root".to_string()
+    } else {
+        line.join(" ")
+    }
+}
+
 /// The line `book work` prints now and then while the search of the position at `line` runs:
 /// its nodes so far (of its budget), its time, at its rate so far the time left to its budget,
 /// and its proof number.
@@ -259,7 +402,7 @@ fn running_line(line: &[String], r: &Running) -> String {
     };
     format!(
         "{}: searching, {nodes}, proof number {}",
-        line.join(" "),
+        named(line),
         r.proof_number
     )
 }
