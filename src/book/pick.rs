@@ -119,11 +119,7 @@ impl Book {
     /// (the moves from its root, as a unit names them) is not its line, or `board` (the
     /// unit's position) not its position.
     pub fn release(&mut self, node: u32, line: &[String], board: &Board) -> Result<(), BookError> {
-        let named = if line.is_empty() {
-            "the root".to_string()
-        } else {
-            line.join(" ")
-        };
+        let named = super::unit::line_name(line);
         let Some(n) = self.nodes.get(node as usize) else {
             return Err(BookError::Position(format!(
                 "book position {node} ({named}): the book has only {} positions",

@@ -108,6 +108,16 @@ pub struct Heartbeat<'a> {
     pub report: &'a (dyn Fn(&UnitPosition, &Running) + Sync),
 }
 
+/// A unit position's line as people read it: its moves from the book's root, or `the root`.
+#[must_use]
+pub fn line_name(line: &[String]) -> String {
+    if line.is_empty() {
+        "the root".to_string()
+    } else {
+        line.join(" ")
+    }
+}
+
 impl Unit {
     /// A unit for positions of a book with `rules` on `size`.
     #[must_use]

@@ -647,21 +647,22 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     assert!(init.status.success(), "{}", stderr(&init));
 
     let units = dir.path().join("units");
-    let plan = |time: &str| {
+    // `book plan` of one unit, an hour a position, into `out`.
+    let plan = |book: &Path, out: &Path| {
         ok(&[
             "book",
             "plan",
-            b,
+            arg(book),
             "--shards",
             "1",
             "--position-time",
-            time,
+            "3600",
             "--out",
-            arg(&units),
+            arg(out),
             "--json",
         ])
     };
-    plan("3600");
+    plan(&book, &units);
     let unit = units.join("unit-0.json");
     let u = arg(&unit);
     let same = input_error(&["book", "work", u, "--out", u]);
@@ -700,18 +701,7 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     ]);
     assert!(init.status.success(), "{}", stderr(&init));
     let units = dir.path().join("d4-units");
-    ok(&[
-        "book",
-        "plan",
-        arg(&hard),
-        "--shards",
-        "1",
-        "--position-time",
-        "3600",
-        "--out",
-        arg(&units),
-        "--json",
-    ]);
+    plan(&hard, &units);
     let unit = units.join("unit-0.json");
     let u = arg(&unit);
     let part = units.join("part-0.db");
@@ -746,18 +736,7 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     assert_eq!(released["planned"], 0);
     let again = input_error(&["book", "release", arg(&hard), u, "--results", r]);
     assert!(again.contains("is not planned"), "{again}");
-    let replanned = ok(&[
-        "book",
-        "plan",
-        arg(&hard),
-        "--shards",
-        "1",
-        "--position-time",
-        "3600",
-        "--out",
-        arg(&units),
-        "--json",
-    ]);
+    let replanned = plan(&hard, &units);
     assert_eq!(replanned["taken_back"], 0, "{replanned}");
     assert_eq!(replanned["positions"], 1, "{replanned}");
     let unit_json = json(&std::fs::read(&unit).unwrap());

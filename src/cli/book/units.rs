@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult};
+use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult, line_name};
 use renju::book::{Book, RoundOptions};
 use renju::db::Builder;
 use renju::notation::{PositionOptions, parse_point};
@@ -179,7 +179,7 @@ pub(super) fn work(
             };
             eprintln!(
                 "work: {n}/{total}: {}: {}, {} nodes, {:.1} s{working}",
-                named(&r.line),
+                line_name(&r.line),
                 r.result,
                 r.nodes,
                 r.seconds
@@ -275,7 +275,7 @@ fn ended_in(path: &Path, unit: &Unit) -> Result<HashSet<u32>> {
                 "{}: position {} ({}) is not one of the unit's",
                 at(),
                 r.book_node,
-                named(&r.line)
+                line_name(&r.line)
             )));
         }
         match r.result.as_str() {
@@ -362,22 +362,13 @@ pub(super) fn release(
             if report.released.is_empty() {
                 String::new()
             } else {
-                let lines: Vec<String> = report.released.iter().map(|l| named(l)).collect();
+                let lines: Vec<String> = report.released.iter().map(|l| line_name(l)).collect();
                 format!(" ({})", lines.join(", "))
             },
             report.planned
         )?;
     }
     Ok(())
-}
-
-/// A unit position's line as people read it: its moves, or `the root`.
-fn named(line: &[String]) -> String {
-    if line.is_empty() {
-        "the root".to_string()
-    } else {
-        line.join(" ")
-    }
 }
 
 /// The line `book work` prints now and then while the search of the position at `line` runs:
@@ -402,7 +393,7 @@ fn running_line(line: &[String], r: &Running) -> String {
     };
     format!(
         "{}: searching, {nodes}, proof number {}",
-        named(line),
+        line_name(line),
         r.proof_number
     )
 }
