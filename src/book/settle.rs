@@ -476,6 +476,27 @@ mod tests {
         assert_eq!(book.plan(1000).unwrap().len(), children.len() - 1);
     }
 
+    /// A plan under several positions takes their leaves in turn, each once.
+    #[test]
+    fn a_plan_under_several_lines_takes_their_leaves_in_turn() {
+        let (mut book, mut db) = vct_book();
+        book.plan(1).unwrap();
+        book.reconcile(&mut db).unwrap();
+        let children = book.nodes[0].children.clone();
+        assert!(children.len() > 2);
+        let (a, b) = (children[children.len() - 1], children[0]);
+        let planned: Vec<u32> = book
+            .plan_under(1000, &[a, b])
+            .unwrap()
+            .iter()
+            .map(|&(node, _)| node)
+            .collect();
+        assert_eq!(planned, vec![a, b]);
+        let planned_later = book.plan(1000).unwrap();
+        assert_eq!(planned_later.len(), children.len() - 2);
+        assert!(planned_later.iter().all(|&(n, _)| n != a && n != b));
+    }
+
     /// Proofs merged into the database by hand settle the open leaves they prove at once, and
     /// nothing else: the other leaves stay open.
     #[test]

@@ -58,9 +58,10 @@ pub enum BookCommand {
         out: PathBuf,
         /// Plan only the leaves below the position these moves from a root reach (as `book
         /// status` names them, e.g. "j10 h10"): a unit's work spent where it is wanted, and
-        /// counted in the journal as the book's own searches.
+        /// counted in the journal as the book's own searches. Repeat it for several lines:
+        /// their leaves are taken in turn.
         #[arg(long, value_name = "MOVES")]
-        under: Option<String>,
+        under: Vec<String>,
         #[command(flatten)]
         budget: PositionBudget,
     },
@@ -293,7 +294,7 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             book,
             (*shards, *per_shard),
             out,
-            under.as_deref(),
+            under,
             budget,
             global,
             given,

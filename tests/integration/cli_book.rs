@@ -466,6 +466,71 @@ fn bad_input_is_one_line_and_exit_status_2() {
 
 /// A journal that counts roots as proved is refused beside a database without their proofs
 /// (the database deleted or replaced), rather than trusted.
+/// `book plan --under` given several lines plans the leaves below each of them, in turn and
+/// each once; a bad line among them is refused and plans nothing.
+#[test]
+fn a_plan_under_several_lines_takes_the_leaves_below_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let b = arg(&book);
+    let init = run(&[set_up(b), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let plan = |out: &str, per_shard: &str, under: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "book".to_string(),
+            "plan".to_string(),
+            b.to_string(),
+            "--shards".to_string(),
+            "1".to_string(),
+            "--per-shard".to_string(),
+            per_shard.to_string(),
+            "--out".to_string(),
+            arg(&out).to_string(),
+        ];
+        for line in under {
+            args.extend(["--under".to_string(), (*line).to_string()]);
+        }
+        (args, out.join("unit-0.json"))
+    };
+    fn borrow(args: &[String]) -> Vec<&str> {
+        args.iter().map(String::as_str).collect()
+    }
+    let lines = |unit: &Path| -> Vec<String> {
+        let u: Value = serde_json::from_slice(&std::fs::read(unit).unwrap()).unwrap();
+        u["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p["line"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    // The root, counted as tried by the next plan, which expands it; two of its children,
+    // given back unsearched.
+    let (root, _) = plan("root", "1", &[""]);
+    ok(&[borrow(&root), vec!["--json"]].concat());
+    let (two, two_unit) = plan("two", "2", &[""]);
+    ok(&[borrow(&two), vec!["--json"]].concat());
+    let children = lines(&two_unit);
+    assert_eq!(children.len(), 2);
+    ok(&["book", "release", b, arg(&two_unit), "--json"]);
+
+    let (bad, _) = plan("bad", "8", &[&children[0], "z99"]);
+    assert!(input_error(&borrow(&bad)).contains("--under `z99`"));
+    let (both, both_unit) = plan("both", "8", &[&children[0], &children[1], &children[0]]);
+    let planned = ok(&[borrow(&both), vec!["--json"]].concat());
+    assert_eq!(planned["positions"], 2, "{planned}");
+    assert_eq!(lines(&both_unit), children);
+}
+
 #[test]
 fn a_journal_without_its_database_is_refused() {
     let dir = tempfile::tempdir().unwrap();

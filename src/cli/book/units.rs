@@ -27,7 +27,7 @@ pub(super) fn plan(
     path: &Path,
     (shards, per_shard): (u32, u32),
     out: &Path,
-    under: Option<&str>,
+    under: &[String],
     budget: &PositionBudget,
     global: &Global,
     given: &PositionOptions,
@@ -44,12 +44,18 @@ pub(super) fn plan(
         .map_err(book_error)?;
     let options = round_options(budget, 1)?;
     let count = shards as usize * per_shard as usize;
-    let picked = match under {
-        None => opened.book.plan(count),
-        Some(line) => {
-            let starts = reached_by(&opened.book, line)?;
-            opened.book.plan_under(count, &starts)
+    let picked = if under.is_empty() {
+        opened.book.plan(count)
+    } else {
+        let mut starts = Vec::new();
+        for line in under {
+            for start in reached_by(&opened.book, line)? {
+                if !starts.contains(&start) {
+                    starts.push(start);
+                }
+            }
         }
+        opened.book.plan_under(count, &starts)
     }
     .map_err(book_error)?;
     let sample = opened.book.sample();
