@@ -5,6 +5,7 @@
 mod check_replay;
 mod cli;
 mod cli_book;
+mod cli_book_units;
 mod cli_db;
 mod cli_search;
 mod cli_solve;

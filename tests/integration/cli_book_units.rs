@@ -1,0 +1,362 @@
+//! `renju book plan`, `work` and `release`: the plan / work / merge cycle without a scheduler,
+//! plans under chosen lines, a unit that keeps to its part and says when it was cut short, and
+//! a unit's searches guided by a database.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::cli_book::{VCT, arg, check_ok, input_error, json, ok, set_up, status, work_unit};
+use crate::support::{run, signal_after, spawn, stderr};
+
+/// The cluster cycle by hand, as `scripts/slurm/cycle.sh` runs it under Slurm.
+#[test]
+fn plan_work_and_merge_prove_a_book_in_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let init = run(&[set_up(arg(&book)), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        assert!(rounds <= 6, "not proved in 5 rounds");
+        let units = dir.path().join(format!("round-{rounds}"));
+        let planned = ok(&[
+            "book",
+            "plan",
+            arg(&book),
+            "--shards",
+            "2",
+            "--per-shard",
+            "128",
+            "--position-nodes",
+            "2000",
+            "--out",
+            arg(&units),
+            "--json",
+        ]);
+        let n = planned["units"].as_u64().unwrap();
+        if n == 0 {
+            assert_eq!(planned["finished"], true);
+            break;
+        }
+        let mut parts = Vec::new();
+        for i in 0..n {
+            let part = units.join(format!("part-{i}.db"));
+            let unit = units.join(format!("unit-{i}.json"));
+            // Guided by the book as planned, as `cycle.sh` runs it.
+            let out = work_unit(&unit, &part, &["--guide", arg(&book)]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert!(
+                part.exists(),
+                "work writes its part even when it proves nothing"
+            );
+            parts.push(part);
+        }
+        let mut merge = vec!["db", "merge", arg(&book)];
+        merge.extend(parts.iter().map(|p| arg(p)));
+        let merged = run(&merge);
+        assert!(merged.status.success(), "{}", stderr(&merged));
+        check_ok(&book);
+    }
+    assert!(
+        rounds >= 3,
+        "proved in {rounds} rounds: the root was not expanded"
+    );
+    let s = status(&book);
+    assert_eq!(s["roots"][0]["result"], "proved");
+    assert!(s["history"].as_array().unwrap().len() >= rounds);
+}
+
+/// `book plan --under` given several lines plans the leaves below each of them, in turn and
+/// each once; a bad line among them is refused and plans nothing.
+#[test]
+fn a_plan_under_several_lines_takes_the_leaves_below_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let b = arg(&book);
+    let init = run(&[set_up(b), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let plan = |out: &str, per_shard: &str, under: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "book".to_string(),
+            "plan".to_string(),
+            b.to_string(),
+            "--shards".to_string(),
+            "1".to_string(),
+            "--per-shard".to_string(),
+            per_shard.to_string(),
+            "--out".to_string(),
+            arg(&out).to_string(),
+        ];
+        for line in under {
+            args.extend(["--under".to_string(), (*line).to_string()]);
+        }
+        (args, out.join("unit-0.json"))
+    };
+    fn borrow(args: &[String]) -> Vec<&str> {
+        args.iter().map(String::as_str).collect()
+    }
+    let lines = |unit: &Path| -> Vec<String> {
+        let u: Value = serde_json::from_slice(&std::fs::read(unit).unwrap()).unwrap();
+        u["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p["line"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    // The root, counted as tried by the next plan, which expands it; two of its children,
+    // given back unsearched.
+    let (root, _) = plan("root", "1", &[""]);
+    ok(&[borrow(&root), vec!["--json"]].concat());
+    let (two, two_unit) = plan("two", "2", &[""]);
+    ok(&[borrow(&two), vec!["--json"]].concat());
+    let children = lines(&two_unit);
+    assert_eq!(children.len(), 2);
+    ok(&["book", "release", b, arg(&two_unit), "--json"]);
+
+    let (bad, _) = plan("bad", "8", &[&children[0], "z99"]);
+    assert!(input_error(&borrow(&bad)).contains("--under `z99`"));
+    let (both, both_unit) = plan("both", "8", &[&children[0], &children[1], &children[0]]);
+    let planned = ok(&[borrow(&both), vec!["--json"]].concat());
+    assert_eq!(planned["positions"], 2, "{planned}");
+    assert_eq!(lines(&both_unit), children);
+}
+
+/// Regression: `book work` wrote its part over its own unit or over the
+/// book's database, a root given again with the other attacker was silently kept for the
+/// first, and a unit cut short by SIGTERM (as Slurm sends at a time limit) exited 0.
+#[test]
+fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    let b = arg(&book);
+    let init = run(&[set_up(b), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+
+    let units = dir.path().join("units");
+    // `book plan` of one unit, an hour a position, into `out`.
+    let plan = |book: &Path, out: &Path| {
+        ok(&[
+            "book",
+            "plan",
+            arg(book),
+            "--shards",
+            "1",
+            "--position-time",
+            "3600",
+            "--out",
+            arg(out),
+            "--json",
+        ])
+    };
+    plan(&book, &units);
+    let unit = units.join("unit-0.json");
+    let u = arg(&unit);
+    let same = input_error(&["book", "work", u, "--out", u]);
+    assert!(same.contains("is the work unit"), "{same}");
+    let over_book = input_error(&["book", "work", u, "--out", b]);
+    assert!(over_book.contains("is a book's database"), "{over_book}");
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&book, &link).unwrap();
+        let through = input_error(&["book", "work", u, "--out", arg(&link)]);
+        assert!(through.contains("is a book's database"), "{through}");
+    }
+    assert!(unit.exists());
+
+    let attacker = input_error(&[set_up(b), vec!["--attacker", "white"]].concat());
+    assert!(
+        attacker.contains("proves a win for black, not white"),
+        "{attacker}"
+    );
+    let width = input_error(&[set_up(b), vec!["--width", "0"]].concat());
+    assert!(width.contains("--width"), "{width}");
+
+    // Cut short: the part is written, the results say `stopped`, the exit status is 1. An
+    // opening, which no search here proves, keeps the search busy until the signal.
+    let hard = dir.path().join("d4.db");
+    let init = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&hard),
+        "--opening",
+        "D4",
+        "--budget",
+        "0",
+    ]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let units = dir.path().join("d4-units");
+    plan(&hard, &units);
+    let unit = units.join("unit-0.json");
+    let u = arg(&unit);
+    let part = units.join("part-0.db");
+    let child = spawn(&[
+        "book",
+        "work",
+        u,
+        "--out",
+        arg(&part),
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    signal_after(&child, std::time::Duration::from_millis(1500), "-TERM");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    let results = String::from_utf8(out.stdout).unwrap();
+    assert!(!results.is_empty());
+    for line in results.lines() {
+        assert_eq!(json(line.as_bytes())["result"], "stopped", "{line}");
+    }
+    assert!(part.exists(), "the part is written even when cut short");
+
+    // `book release` gives the stopped position back to the frontier, with no search
+    // counted: the next plan takes nothing back and plans it again at its first budget.
+    let results_file = units.join("results.jsonl");
+    std::fs::write(&results_file, &results).unwrap();
+    let r = arg(&results_file);
+    let released = ok(&["book", "release", arg(&hard), u, "--results", r, "--json"]);
+    assert_eq!(released["released"], serde_json::json!([[]]), "{released}");
+    assert_eq!(released["planned"], 0);
+    let again = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(again.contains("is not planned"), "{again}");
+    let replanned = plan(&hard, &units);
+    assert_eq!(replanned["taken_back"], 0, "{replanned}");
+    assert_eq!(replanned["positions"], 1, "{replanned}");
+    let unit_json = json(&std::fs::read(&unit).unwrap());
+    assert_eq!(unit_json["positions"][0]["attempts"], 0, "{unit_json}");
+    // A position reported searched to its budget stays planned.
+    let unknown = results.replace("\"stopped\"", "\"unknown\"");
+    std::fs::write(&results_file, &unknown).unwrap();
+    let kept = ok(&["book", "release", arg(&hard), u, "--results", r, "--json"]);
+    assert_eq!(kept["released"], serde_json::json!([]), "{kept}");
+    assert_eq!(kept["planned"], 1);
+    // Results that are not `book work`'s, or name a position the unit does not hold, and a
+    // unit of another book, change nothing.
+    std::fs::write(&results_file, "{\"result\": \"win\"}\n").unwrap();
+    let bad = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(
+        bad.contains("line 1: not a `book work --json` result"),
+        "{bad}"
+    );
+    let stranger = unknown.replace("\"book_node\":0", "\"book_node\":7");
+    assert_ne!(stranger, unknown);
+    std::fs::write(&results_file, &stranger).unwrap();
+    let bad = input_error(&["book", "release", arg(&hard), u, "--results", r]);
+    assert!(bad.contains("is not one of the unit's"), "{bad}");
+    let other = input_error(&["book", "release", b, u]);
+    assert!(other.contains("holds other stones"), "{other}");
+    let s = status(&hard);
+    assert_eq!(s["roots"][0]["result"], "unknown");
+    let later = run(&["book", "release", arg(&hard), u]);
+    assert!(later.status.success(), "{}", stderr(&later));
+    assert_eq!(
+        String::from_utf8_lossy(&later.stdout).trim(),
+        "1 of 1 positions given back to the frontier (the root); 0 searched to their budgets stay planned",
+        "without results every position goes back"
+    );
+}
+
+/// `book work --guide`: the searches take the settled positions of a database (here the
+/// position after White's j6 in the example VCT's line), the proofs stand on their own, and a
+/// guide for other rules, or none at all, is a one-line input error.
+#[test]
+fn work_takes_a_guide_and_its_proofs_stand_without_it() {
+    use renju::book::RoundOptions;
+    use renju::book::unit::Unit;
+    use renju::notation::{DiagramStyle, PositionOptions, format_diagram, parse_position};
+    use renju::rules::{Color, Rules, Size};
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(VCT).unwrap();
+    let mut board = parse_position(&text, &PositionOptions::default()).unwrap();
+    // Black's f10, the VCT's first move: White to move loses.
+    board.play("f10".parse().unwrap()).unwrap();
+    let options = RoundOptions {
+        position_nodes: Some(100_000),
+        ..RoundOptions::default()
+    };
+    let mut unit = Unit::new(Rules::renju(), Size::STANDARD, &options);
+    unit.push(1, &board, &[], 0, None);
+    let unit_path = dir.path().join("unit-0.json");
+    std::fs::write(&unit_path, serde_json::to_string(&unit).unwrap()).unwrap();
+    // The guide: White's j6, Black to move, proved won for Black.
+    board.play("j6".parse().unwrap()).unwrap();
+    assert_eq!(board.to_move(), Color::Black);
+    let below = dir.path().join("below.txt");
+    std::fs::write(&below, format_diagram(&board, &DiagramStyle::default())).unwrap();
+    let guide = dir.path().join("guide.rdb");
+    let stored = ok(&[
+        "solve",
+        arg(&below),
+        "--to-move",
+        "black",
+        "--threads",
+        "1",
+        "--json",
+        "--db",
+        arg(&guide),
+    ]);
+    assert_eq!(stored["result"], "win");
+
+    let work = |extra: &[&str], part: &Path| {
+        let out = work_unit(&unit_path, part, extra);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        json(&out.stdout)
+    };
+    let plain_part = dir.path().join("plain.db");
+    let guided_part = dir.path().join("guided.db");
+    let plain = work(&[], &plain_part);
+    let guided = work(&["--guide", arg(&guide)], &guided_part);
+    assert_eq!(plain["result"], "loss");
+    assert_eq!(guided["result"], "loss");
+    // One thread: the node counts are deterministic, and the guide changed the search (the
+    // read-out searches j6 again, without the guide).
+    assert_ne!(
+        plain["nodes"], guided["nodes"],
+        "the guide was not consulted"
+    );
+    // The guided part checks on its own: it holds no proof from the guide.
+    check_ok(&guided_part);
+
+    let gomoku = dir.path().join("gomoku.rdb");
+    let stored = ok(&[
+        "solve",
+        "h8 a1 i8 a2 j8 a3",
+        "--rule",
+        "gomoku",
+        "--json",
+        "--db",
+        arg(&gomoku),
+    ]);
+    assert_eq!(stored["result"], "win");
+    let missing = dir.path().join("missing.rdb");
+    for (file, needle) in [(&gomoku, "give another --guide"), (&missing, "cannot read")] {
+        let part = dir.path().join("never.db");
+        let message = input_error(&[
+            "book",
+            "work",
+            arg(&unit_path),
+            "--out",
+            arg(&part),
+            "--guide",
+            arg(file),
+        ]);
+        assert!(message.contains(needle), "{message}");
+        assert!(!part.exists());
+    }
+}
