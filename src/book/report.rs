@@ -1,5 +1,6 @@
 //! The book's figures: unsettled leaves, the deepest unsettled line, the history samples,
-//! the work left, and each root's standing for `book status` and `book build`.
+//! the work left, each root's standing for `book status` and `book build`, and one
+//! position's moves for `book status --under`.
 
 use serde::Serialize;
 
@@ -175,6 +176,70 @@ impl Book {
             .collect()
     }
 
+    /// Where a book position stands, with each of its moves: for `book status --under`, to
+    /// see what is left below a line and how often each leaf was searched.
+    #[must_use]
+    pub fn report_under(&self, node: u32) -> PositionReport {
+        let n = &self.nodes[node as usize];
+        let root = &self.roots[n.root as usize];
+        let mut moves: Vec<MoveReport> = n
+            .children
+            .iter()
+            .map(|&c| {
+                let x = &self.nodes[c as usize];
+                MoveReport {
+                    play: x.play.map(|p| p.to_string()).unwrap_or_default(),
+                    state: self.state(c),
+                    searches: x.attempts,
+                    proof_number: (x.pn < BUSY).then_some(x.pn),
+                    disproof_number: (x.dn < BUSY).then_some(x.dn),
+                    positions: self.positions(x),
+                    replies: x.children.len(),
+                    open_replies: x
+                        .children
+                        .iter()
+                        .filter(|&&y| !self.nodes[y as usize].status.settled())
+                        .count(),
+                }
+            })
+            .collect();
+        // Open moves first, the nearest to a proof first; the settled after them.
+        moves.sort_by_key(|m| {
+            (
+                SETTLED.contains(&m.state),
+                m.proof_number.unwrap_or(u64::MAX),
+            )
+        });
+        PositionReport {
+            root: root.name.clone(),
+            line: self.path(node).iter().map(ToString::to_string).collect(),
+            to_move: self.to_move(node),
+            attacker: root.attacker,
+            state: self.state(node),
+            searches: n.attempts,
+            proof_number: (n.pn < BUSY).then_some(n.pn),
+            disproof_number: (n.dn < BUSY).then_some(n.dn),
+            positions: self.positions(n),
+            frontier: self.frontier(node),
+            moves,
+        }
+    }
+
+    /// Where `node` stands, in a word: see [`PositionReport::state`].
+    fn state(&self, node: u32) -> &'static str {
+        let n = &self.nodes[node as usize];
+        match n.status {
+            Status::Won(w) if w == self.attacker(node) => "proved",
+            Status::Won(_) => "disproved",
+            Status::Draw => "draw",
+            Status::Planned => "planned",
+            _ if n.pn >= INF => "disproved",
+            _ if !n.children.is_empty() => "expanded",
+            Status::Tried => "searched",
+            Status::Open => "open",
+        }
+    }
+
     /// An unsettled move at a root, with the move below it nearest to a proof.
     fn open_child(&self, c: &super::BookNode) -> OpenChild {
         let closest = c
@@ -275,6 +340,61 @@ pub struct OpenChild {
     pub closest_searches: Vec<u32>,
     /// The replies to `closest` in the book.
     pub closest_replies: usize,
+}
+
+/// The states of [`PositionReport::state`] that are settled (or, `disproved`, ruled out).
+const SETTLED: [&str; 3] = ["proved", "disproved", "draw"];
+
+/// A book position and its moves, for `book status --under`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReport {
+    /// The root it is under.
+    pub root: String,
+    /// The moves from that root.
+    pub line: Vec<String>,
+    /// The side to move there.
+    pub to_move: Color,
+    /// The side the book tries to prove a win for.
+    pub attacker: Color,
+    /// `proved` (won for the attacker), `disproved` (won for the other side, or the
+    /// attacker's win ruled out below), `draw`, `expanded` (its moves are in the book),
+    /// `planned` (handed to a work unit), `searched` (a leaf searched without a result, to be
+    /// searched again with twice the budget) or `open` (a leaf not searched yet).
+    pub state: &'static str,
+    /// Searches of the position itself without a result.
+    pub searches: u32,
+    /// Its proof number, unless settled, disproved, or planned below.
+    pub proof_number: Option<u64>,
+    /// Its disproof number, likewise.
+    pub disproof_number: Option<u64>,
+    /// Book positions under it, itself included.
+    pub positions: usize,
+    /// Unsettled leaves under it.
+    pub frontier: usize,
+    /// Its moves in the book: the unsettled ones first, nearest to a proof first.
+    pub moves: Vec<MoveReport>,
+}
+
+/// One move of a [`PositionReport`].
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReport {
+    /// The move.
+    pub play: String,
+    /// As [`PositionReport::state`].
+    pub state: &'static str,
+    /// Searches of its position without a result: the next search of a leaf gets
+    /// `2^searches` times the per-position budget.
+    pub searches: u32,
+    /// Its proof number, unless settled, disproved, or planned below.
+    pub proof_number: Option<u64>,
+    /// Its disproof number, likewise.
+    pub disproof_number: Option<u64>,
+    /// Book positions under it, itself included.
+    pub positions: usize,
+    /// Its own moves in the book.
+    pub replies: usize,
+    /// Of those, the ones not settled.
+    pub open_replies: usize,
 }
 
 /// The book positions at one distance from a root.

@@ -25,6 +25,7 @@ use crate::{Global, input_error, outln};
 
 mod log;
 mod roots;
+mod subtree;
 mod units;
 
 use log::SearchLog;
@@ -41,6 +42,11 @@ pub enum BookCommand {
     Status {
         /// The book's database (its journal is BOOK.journal).
         book: PathBuf,
+        /// Show instead the position these moves from a root reach (as the status names the
+        /// lines, e.g. "k10 j10"; "" is the root) and each of its moves: where it stands, its
+        /// proof and disproof numbers, and how often each leaf was searched. Repeatable.
+        #[arg(long, value_name = "MOVES")]
+        under: Vec<String>,
     },
     /// Write the most-proving frontier positions as work units DIR/unit-0.json … for
     /// `book work`, one per Slurm array task.
@@ -282,7 +288,7 @@ fn book_error(e: BookError) -> anyhow::Error {
 pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> Result<()> {
     match command {
         BookCommand::Build(args) => build(args, global, given),
-        BookCommand::Status { book } => status(book, global, given),
+        BookCommand::Status { book, under } => status(book, under, global, given),
         BookCommand::Plan {
             book,
             shards,
@@ -676,8 +682,11 @@ fn checkpoint(path: &Path, opened: &mut Opened, since: &mut Instant) -> Result<D
     save(path, opened)
 }
 
-fn status(path: &Path, global: &Global, given: &PositionOptions) -> Result<()> {
+fn status(path: &Path, under: &[String], global: &Global, given: &PositionOptions) -> Result<()> {
     let (book, db) = read_book(path, given, false)?;
+    if !under.is_empty() {
+        return subtree::print_under(&book, under, global);
+    }
     let db = db.unwrap_or_else(|| Database::new(book.rules, book.size));
     print_standing(&standing(path, &book, &db, None), global)
 }

@@ -69,9 +69,10 @@ fn plan_work_and_merge_prove_a_book_in_rounds() {
 }
 
 /// `book plan --under` given several lines plans the leaves below each of them, in turn and
-/// each once; a bad line among them is refused and plans nothing.
+/// each once; a bad line among them is refused and plans nothing. `book status --under` shows
+/// where the position a line reaches stands, and each of its moves.
 #[test]
-fn a_plan_under_several_lines_takes_the_leaves_below_each() {
+fn a_plan_under_several_lines_takes_the_leaves_below_each_and_status_shows_them() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let b = arg(&book);
@@ -131,6 +132,38 @@ fn a_plan_under_several_lines_takes_the_leaves_below_each() {
     let planned = ok(&[borrow(&both), vec!["--json"]].concat());
     assert_eq!(planned["positions"], 2, "{planned}");
     assert_eq!(lines(&both_unit), children);
+
+    // `book status --under` shows the root searched once and expanded, its moves open but
+    // for the two planned, which come after the open ones of smaller proof numbers.
+    let root = ok(&["book", "status", b, "--under", "", "--json"]);
+    assert_eq!(root["state"], "expanded", "{root}");
+    assert_eq!(root["searches"], 1);
+    assert_eq!(root["line"], serde_json::json!([]));
+    let moves = root["moves"].as_array().unwrap();
+    assert!(moves.len() > 2);
+    let state_of = |play: &str| {
+        moves.iter().find(|m| m["play"] == play).unwrap()["state"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(state_of(&children[0]), "planned");
+    assert_eq!(state_of(&children[1]), "planned");
+    assert_eq!(
+        moves.iter().filter(|m| m["state"] == "open").count(),
+        moves.len() - 2
+    );
+    let child = ok(&["book", "status", b, "--under", &children[0], "--json"]);
+    assert_eq!(child["line"], serde_json::json!([children[0]]));
+    assert_eq!(child["state"], "planned");
+    let text = run(&["book", "status", b, "--under", &children[0]]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!(", {} (", children[0])) && text.contains("): planned"),
+        "{text}"
+    );
+    assert!(input_error(&["book", "status", b, "--under", "z99"]).contains("--under `z99`"));
 }
 
 /// Regression: `book work` wrote its part over its own unit or over the

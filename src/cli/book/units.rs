@@ -8,12 +8,13 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use renju::book::RoundOptions;
 use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult, line_name};
-use renju::book::{Book, RoundOptions};
 use renju::db::Builder;
-use renju::notation::{PositionOptions, parse_point};
+use renju::notation::PositionOptions;
 use renju::rules::{Rules, Size};
 
+use super::subtree::reached_by;
 use super::{PositionBudget, book_error, journal_path, lock, open, round_options, save};
 use crate::cli::search::interrupted;
 use crate::cli::threads_of;
@@ -111,32 +112,6 @@ pub(super) fn plan(
         )?;
     }
     Ok(())
-}
-
-/// The unsettled book positions `line` (`--under`) reaches from the book's open roots.
-fn reached_by(book: &Book, line: &str) -> Result<Vec<u32>> {
-    let moves = line
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(|t| parse_point(t, book.size))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| input_error(format!("--under `{line}`: {e}")))?;
-    let reached = book.reached_by(&moves);
-    if reached.is_empty() {
-        return Err(input_error(format!(
-            "--under `{line}`: the book has no position at that line below an unsettled root (`book status` names the open lines)"
-        )));
-    }
-    let open: Vec<u32> = reached
-        .into_iter()
-        .filter(|&n| !book.nodes[n as usize].status.settled())
-        .collect();
-    if open.is_empty() {
-        return Err(input_error(format!(
-            "--under `{line}`: that position is settled already"
-        )));
-    }
-    Ok(open)
 }
 
 pub(super) fn work(

@@ -1,0 +1,138 @@
+//! `book status --under`: the book positions a line reaches, each with its moves, for a
+//! look at what is left below a line and how often each leaf was searched.
+
+use anyhow::Result;
+
+use renju::book::{Book, PositionReport};
+use renju::notation::parse_point;
+
+use crate::{Global, input_error, outln};
+
+/// The unsettled book positions `line` (`--under`) reaches from the book's open roots.
+pub(super) fn reached_by(book: &Book, line: &str) -> Result<Vec<u32>> {
+    let open: Vec<u32> = reached(book, line)?
+        .into_iter()
+        .filter(|&n| !book.nodes[n as usize].status.settled())
+        .collect();
+    if open.is_empty() {
+        return Err(input_error(format!(
+            "--under `{line}`: that position is settled already"
+        )));
+    }
+    Ok(open)
+}
+
+/// Prints where the positions `lines` reach stand, with their moves: one JSON object per
+/// position with `--json`.
+pub(super) fn print_under(book: &Book, lines: &[String], global: &Global) -> Result<()> {
+    let mut reports = Vec::new();
+    for line in lines {
+        for node in reached(book, line)? {
+            reports.push(book.report_under(node));
+        }
+    }
+    if global.json {
+        for r in &reports {
+            outln!("{}", serde_json::to_string(r)?)?;
+        }
+        return Ok(());
+    }
+    for r in &reports {
+        print_position(r)?;
+    }
+    Ok(())
+}
+
+/// Every position `line` reaches from an unsettled root, settled or not.
+fn reached(book: &Book, line: &str) -> Result<Vec<u32>> {
+    let moves = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| parse_point(t, book.size))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| input_error(format!("--under `{line}`: {e}")))?;
+    let reached = book.reached_by(&moves);
+    if reached.is_empty() {
+        return Err(input_error(format!(
+            "--under `{line}`: the book has no position at that line below an unsettled root (`book status` names the open lines)"
+        )));
+    }
+    Ok(reached)
+}
+
+/// `N times` in words for the small counts.
+fn times(n: u32) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
+fn numbers(proof: Option<u64>, disproof: Option<u64>) -> String {
+    match (proof, disproof) {
+        (Some(p), Some(d)) => format!(", proof number {p}, disproof number {d}"),
+        _ => String::new(),
+    }
+}
+
+fn print_position(r: &PositionReport) -> Result<()> {
+    let line = if r.line.is_empty() {
+        "the root".to_string()
+    } else {
+        r.line.join(" ")
+    };
+    let searched = if r.searches > 0 {
+        format!(", searched {} without a result", times(r.searches))
+    } else {
+        String::new()
+    };
+    outln!(
+        "{}, {line} ({} to move, attacker {}): {}{searched}{}, {} positions, frontier {}",
+        r.root,
+        r.to_move,
+        r.attacker,
+        r.state,
+        numbers(r.proof_number, r.disproof_number),
+        r.positions,
+        r.frontier
+    )?;
+    let mut settled: Vec<(&str, Vec<&str>)> = Vec::new();
+    for m in &r.moves {
+        match m.state {
+            "proved" | "disproved" | "draw" => {
+                match settled.iter_mut().find(|(state, _)| *state == m.state) {
+                    Some((_, plays)) => plays.push(&m.play),
+                    None => settled.push((m.state, vec![&m.play])),
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let how = match m.state {
+            "expanded" => format!(
+                "expanded, {} of {} replies open, {} positions",
+                m.open_replies, m.replies, m.positions
+            ),
+            "searched" => format!(
+                "searched {} without a result (the next search gets {} times the per-position budget)",
+                times(m.searches),
+                1u64.checked_shl(m.searches).unwrap_or(u64::MAX)
+            ),
+            state => state.to_string(),
+        };
+        outln!(
+            "  {}: {how}{}",
+            m.play,
+            numbers(m.proof_number, m.disproof_number)
+        )?;
+    }
+    for (state, plays) in settled {
+        if plays.len() <= 20 {
+            outln!("  {state} ({}): {}", plays.len(), plays.join(" "))?;
+        } else {
+            outln!("  {state}: {} moves", plays.len())?;
+        }
+    }
+    Ok(())
+}
