@@ -59,7 +59,7 @@ use crate::proof::Proof;
 use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
-pub use report::{MoveReport, OpenChild, PlyReport, PositionReport, RootReport};
+pub use report::{Figures, MoveReport, OpenChild, PlyReport, PositionReport, RootReport};
 pub use run::{Outcome, Round, Searched, Searches};
 pub use search::{RoundOptions, guide, ordered_moves};
 

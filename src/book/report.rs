@@ -189,11 +189,7 @@ impl Book {
                 let x = &self.nodes[c as usize];
                 MoveReport {
                     play: x.play.map(|p| p.to_string()).unwrap_or_default(),
-                    state: self.state(c),
-                    searches: x.attempts,
-                    proof_number: (x.pn < BUSY).then_some(x.pn),
-                    disproof_number: (x.dn < BUSY).then_some(x.dn),
-                    positions: self.positions(x),
+                    figures: self.figures(c),
                     replies: x.children.len(),
                     open_replies: x
                         .children
@@ -206,8 +202,8 @@ impl Book {
         // Open moves first, the nearest to a proof first; the settled after them.
         moves.sort_by_key(|m| {
             (
-                SETTLED.contains(&m.state),
-                m.proof_number.unwrap_or(u64::MAX),
+                m.figures.settled(),
+                m.figures.proof_number.unwrap_or(u64::MAX),
             )
         });
         PositionReport {
@@ -215,20 +211,16 @@ impl Book {
             line: self.path(node).iter().map(ToString::to_string).collect(),
             to_move: self.to_move(node),
             attacker: root.attacker,
-            state: self.state(node),
-            searches: n.attempts,
-            proof_number: (n.pn < BUSY).then_some(n.pn),
-            disproof_number: (n.dn < BUSY).then_some(n.dn),
-            positions: self.positions(n),
+            figures: self.figures(node),
             frontier: self.frontier(node),
             moves,
         }
     }
 
-    /// Where `node` stands, in a word: see [`PositionReport::state`].
-    fn state(&self, node: u32) -> &'static str {
+    /// Where `node` stands: its state in a word, its searches, numbers and positions.
+    fn figures(&self, node: u32) -> Figures {
         let n = &self.nodes[node as usize];
-        match n.status {
+        let state = match n.status {
             Status::Won(w) if w == self.attacker(node) => "proved",
             Status::Won(_) => "disproved",
             Status::Draw => "draw",
@@ -237,6 +229,13 @@ impl Book {
             _ if !n.children.is_empty() => "expanded",
             Status::Tried => "searched",
             Status::Open => "open",
+        };
+        Figures {
+            state,
+            searches: n.attempts,
+            proof_number: (n.pn < BUSY).then_some(n.pn),
+            disproof_number: (n.dn < BUSY).then_some(n.dn),
+            positions: self.positions(n),
         }
     }
 
@@ -342,8 +341,33 @@ pub struct OpenChild {
     pub closest_replies: usize,
 }
 
-/// The states of [`PositionReport::state`] that are settled (or, `disproved`, ruled out).
-const SETTLED: [&str; 3] = ["proved", "disproved", "draw"];
+/// Where a book position stands, for [`PositionReport`] and [`MoveReport`] (its fields
+/// stand in their JSON objects).
+#[derive(Clone, Debug, Serialize)]
+pub struct Figures {
+    /// `proved` (won for the attacker), `disproved` (won for the other side, or the
+    /// attacker's win ruled out below), `draw`, `expanded` (its moves are in the book),
+    /// `planned` (handed to a work unit), `searched` (a leaf searched without a result, to be
+    /// searched again with twice the budget) or `open` (a leaf not searched yet).
+    pub state: &'static str,
+    /// Searches of the position itself without a result: the next search of a leaf gets
+    /// `2^searches` times the per-position budget.
+    pub searches: u32,
+    /// Its proof number, unless settled, disproved, or planned below.
+    pub proof_number: Option<u64>,
+    /// Its disproof number, likewise.
+    pub disproof_number: Option<u64>,
+    /// Book positions under it, itself included.
+    pub positions: usize,
+}
+
+impl Figures {
+    /// Whether the position is settled (or, `disproved`, the attacker's win ruled out).
+    #[must_use]
+    pub fn settled(&self) -> bool {
+        matches!(self.state, "proved" | "disproved" | "draw")
+    }
+}
 
 /// A book position and its moves, for `book status --under`.
 #[derive(Clone, Debug, Serialize)]
@@ -356,19 +380,9 @@ pub struct PositionReport {
     pub to_move: Color,
     /// The side the book tries to prove a win for.
     pub attacker: Color,
-    /// `proved` (won for the attacker), `disproved` (won for the other side, or the
-    /// attacker's win ruled out below), `draw`, `expanded` (its moves are in the book),
-    /// `planned` (handed to a work unit), `searched` (a leaf searched without a result, to be
-    /// searched again with twice the budget) or `open` (a leaf not searched yet).
-    pub state: &'static str,
-    /// Searches of the position itself without a result.
-    pub searches: u32,
-    /// Its proof number, unless settled, disproved, or planned below.
-    pub proof_number: Option<u64>,
-    /// Its disproof number, likewise.
-    pub disproof_number: Option<u64>,
-    /// Book positions under it, itself included.
-    pub positions: usize,
+    /// Where it stands.
+    #[serde(flatten)]
+    pub figures: Figures,
     /// Unsettled leaves under it.
     pub frontier: usize,
     /// Its moves in the book: the unsettled ones first, nearest to a proof first.
@@ -380,17 +394,9 @@ pub struct PositionReport {
 pub struct MoveReport {
     /// The move.
     pub play: String,
-    /// As [`PositionReport::state`].
-    pub state: &'static str,
-    /// Searches of its position without a result: the next search of a leaf gets
-    /// `2^searches` times the per-position budget.
-    pub searches: u32,
-    /// Its proof number, unless settled, disproved, or planned below.
-    pub proof_number: Option<u64>,
-    /// Its disproof number, likewise.
-    pub disproof_number: Option<u64>,
-    /// Book positions under it, itself included.
-    pub positions: usize,
+    /// Where its position stands.
+    #[serde(flatten)]
+    pub figures: Figures,
     /// Its own moves in the book.
     pub replies: usize,
     /// Of those, the ones not settled.

@@ -30,6 +30,12 @@ pub(super) fn set_up(book: &str) -> Vec<&str> {
     [vct_build(book), vec!["--budget", "0"]].concat()
 }
 
+/// `set_up` of `book`, with no notes; it must succeed.
+pub(super) fn set_up_quietly(book: &Path) {
+    let init = run(&[set_up(arg(book)), vec!["--quiet"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+}
+
 /// `book build --db BOOK --roots` the example VCT root.
 fn vct_build(book: &str) -> Vec<&str> {
     vec!["book", "build", "--db", book, "--roots", VCT]
@@ -310,8 +316,7 @@ fn bad_input_is_one_line_and_exit_status_2() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 
-    let init = run(&[set_up(b), vec!["--quiet"]].concat());
-    assert!(init.status.success(), "{}", stderr(&init));
+    set_up_quietly(&book);
 
     // A plan under a line the book does not hold, or that is not a line.
     let units = dir.path().join("units");
@@ -603,8 +608,7 @@ fn a_book_searching_the_attackers_wins_only_is_proved_and_its_units_say_so() {
     );
 
     let planned = dir.path().join("planned.db");
-    let init = run(&[set_up(arg(&planned)), vec!["--quiet"]].concat());
-    assert!(init.status.success(), "{}", stderr(&init));
+    set_up_quietly(&planned);
     let units = dir.path().join("units");
     let plan = ok(&[
         "book",

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli_book::{VCT, arg, check_ok, input_error, json, ok, set_up, status, work_unit};
+use crate::cli_book::{
+    VCT, arg, check_ok, input_error, json, ok, set_up, set_up_quietly, status, work_unit,
+};
 use crate::support::{run, signal_after, spawn, stderr};
 
 /// The cluster cycle by hand, as `scripts/slurm/cycle.sh` runs it under Slurm.
@@ -14,8 +16,7 @@ use crate::support::{run, signal_after, spawn, stderr};
 fn plan_work_and_merge_prove_a_book_in_rounds() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
-    let init = run(&[set_up(arg(&book)), vec!["--quiet"]].concat());
-    assert!(init.status.success(), "{}", stderr(&init));
+    set_up_quietly(&book);
     let mut rounds = 0;
     loop {
         rounds += 1;
@@ -76,8 +77,7 @@ fn a_plan_under_several_lines_takes_the_leaves_below_each_and_status_shows_them(
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let b = arg(&book);
-    let init = run(&[set_up(b), vec!["--quiet"]].concat());
-    assert!(init.status.success(), "{}", stderr(&init));
+    set_up_quietly(&book);
     let plan = |out: &str, per_shard: &str, under: &[&str]| {
         let out = dir.path().join(out);
         let mut args = vec![
@@ -174,8 +174,7 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.db");
     let b = arg(&book);
-    let init = run(&[set_up(b), vec!["--quiet"]].concat());
-    assert!(init.status.success(), "{}", stderr(&init));
+    set_up_quietly(&book);
 
     let units = dir.path().join("units");
     // `book plan` of one unit, an hour a position, into `out`.

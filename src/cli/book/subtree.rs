@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 
+use renju::book::unit::line_name;
 use renju::book::{Book, PositionReport};
 use renju::notation::parse_point;
 
@@ -77,54 +78,49 @@ fn numbers(proof: Option<u64>, disproof: Option<u64>) -> String {
 }
 
 fn print_position(r: &PositionReport) -> Result<()> {
-    let line = if r.line.is_empty() {
-        "the root".to_string()
-    } else {
-        r.line.join(" ")
-    };
-    let searched = if r.searches > 0 {
-        format!(", searched {} without a result", times(r.searches))
+    let f = &r.figures;
+    let searched = if f.searches > 0 {
+        format!(", searched {} without a result", times(f.searches))
     } else {
         String::new()
     };
     outln!(
-        "{}, {line} ({} to move, attacker {}): {}{searched}{}, {} positions, frontier {}",
+        "{}, {} ({} to move, attacker {}): {}{searched}{}, {} positions, frontier {}",
         r.root,
+        line_name(&r.line),
         r.to_move,
         r.attacker,
-        r.state,
-        numbers(r.proof_number, r.disproof_number),
-        r.positions,
+        f.state,
+        numbers(f.proof_number, f.disproof_number),
+        f.positions,
         r.frontier
     )?;
     let mut settled: Vec<(&str, Vec<&str>)> = Vec::new();
     for m in &r.moves {
-        match m.state {
-            "proved" | "disproved" | "draw" => {
-                match settled.iter_mut().find(|(state, _)| *state == m.state) {
-                    Some((_, plays)) => plays.push(&m.play),
-                    None => settled.push((m.state, vec![&m.play])),
-                }
-                continue;
+        let f = &m.figures;
+        if f.settled() {
+            match settled.iter_mut().find(|(state, _)| *state == f.state) {
+                Some((_, plays)) => plays.push(&m.play),
+                None => settled.push((f.state, vec![&m.play])),
             }
-            _ => {}
+            continue;
         }
-        let how = match m.state {
+        let how = match f.state {
             "expanded" => format!(
                 "expanded, {} of {} replies open, {} positions",
-                m.open_replies, m.replies, m.positions
+                m.open_replies, m.replies, f.positions
             ),
             "searched" => format!(
                 "searched {} without a result (the next search gets {} times the per-position budget)",
-                times(m.searches),
-                1u64.checked_shl(m.searches).unwrap_or(u64::MAX)
+                times(f.searches),
+                1u64.checked_shl(f.searches).unwrap_or(u64::MAX)
             ),
             state => state.to_string(),
         };
         outln!(
             "  {}: {how}{}",
             m.play,
-            numbers(m.proof_number, m.disproof_number)
+            numbers(f.proof_number, f.disproof_number)
         )?;
     }
     for (state, plays) in settled {
