@@ -10,9 +10,10 @@ use crate::proof::Proof;
 /// The first 8 bytes of every book journal.
 pub const MAGIC: [u8; 8] = *b"RENJU-BK";
 /// The journal format version this build writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest version this build reads: version 1 is version 2 without the certificate
-/// proofs.
+/// proofs, and version 2 is version 3 without the status `exhausted` (a new last variant, so
+/// the encoding of the others is unchanged).
 const OLDEST: u32 = 1;
 
 /// The certificate proofs after the book: each node's index and its proof in the proof format

@@ -40,7 +40,9 @@ impl Book {
         let Some(tree) = ProofTree::read(proof) else {
             return Ok(Vec::new());
         };
-        let open = |n: &super::BookNode| matches!(n.status, Status::Open | Status::Tried);
+        let open = |n: &super::BookNode| {
+            matches!(n.status, Status::Open | Status::Tried | Status::Exhausted)
+        };
         let mut candidates: Vec<u32> = if proof.nodes.len() <= LENT_PROOF_NODES {
             self.nodes[parent as usize]
                 .children

@@ -100,6 +100,11 @@ pub enum Status {
     Won(Color),
     /// A full board: drawn (not in the database, which holds wins only).
     Draw,
+    /// Searched without a result to the end of the search's narrowed moves, before its
+    /// budget ran out ([`crate::solve::Solution::narrowed_out`]): a larger budget would end
+    /// the same way, so it is neither searched again nor expanded. Not settled: nothing is
+    /// proved, and a proof from elsewhere (the database, a sibling's) still settles it.
+    Exhausted,
 }
 
 impl Status {

@@ -8,6 +8,10 @@ use super::{Book, MAX_DOUBLINGS, NO_PARENT, Status};
 pub(super) const INF: u64 = u64::MAX / 4;
 /// The numbers of a leaf being searched this round, so that the next pick goes elsewhere.
 pub(super) const BUSY: u64 = 1 << 40;
+/// The proof number of an exhausted leaf ([`Status::Exhausted`]): as far from a proof as a
+/// leaf can be without being disproved, so that the best-first choice goes elsewhere while
+/// the book stays honest (an infinite number would read as a disproof).
+pub(super) const EXHAUSTED: u64 = BUSY;
 
 impl Book {
     /// Sets every node's proof and disproof numbers from its status and children (children
@@ -27,6 +31,7 @@ impl Book {
             Status::Won(w) if w == attacker => (0, INF),
             Status::Won(_) | Status::Draw => (INF, 0),
             _ if n.busy || n.status == Status::Planned => (BUSY, BUSY),
+            Status::Exhausted => (EXHAUSTED, 1),
             _ if n.children.is_empty() => {
                 let x = 1u64 << n.attempts.min(MAX_DOUBLINGS);
                 (x, x)
@@ -56,7 +61,7 @@ impl Book {
         // A disproved position (the attacker's win is ruled out by settled positions below
         // it) has nothing left to search for the proof.
         let free = match n.status {
-            Status::Won(_) | Status::Draw | Status::Planned => false,
+            Status::Won(_) | Status::Draw | Status::Planned | Status::Exhausted => false,
             _ if pn >= INF => false,
             _ if n.children.is_empty() => !n.busy,
             _ => n.children.iter().any(|&c| self.nodes[c as usize].free),

@@ -119,26 +119,8 @@ impl Book {
     /// (the moves from its root, as a unit names them) is not its line, or `board` (the
     /// unit's position) not its position.
     pub fn release(&mut self, node: u32, line: &[String], board: &Board) -> Result<(), BookError> {
-        let named = super::unit::line_name(line);
-        let Some(n) = self.nodes.get(node as usize) else {
-            return Err(BookError::Position(format!(
-                "book position {node} ({named}): the book has only {} positions",
-                self.nodes.len()
-            )));
-        };
-        let path = crate::proof::names(&self.path(node));
-        if path != line {
-            return Err(BookError::Position(format!(
-                "book position {node} is `{}` in the book, not `{named}`: the unit was planned from another book",
-                path.join(" ")
-            )));
-        }
-        let here = self.board(node)?;
-        if here.to_move() != board.to_move() || !here.stones().eq(board.stones()) {
-            return Err(BookError::Position(format!(
-                "book position {node} ({named}) holds other stones in the book: the unit was planned from another book"
-            )));
-        }
+        let named = self.unit_position(node, line, board)?;
+        let n = &self.nodes[node as usize];
         if n.status != Status::Planned {
             return Err(BookError::Position(format!(
                 "book position {node} ({named}) is not planned: a `book plan` or `book build` since has counted it, or it is settled"
@@ -153,5 +135,56 @@ impl Book {
         n.busy = false;
         self.refresh_path(node);
         Ok(())
+    }
+
+    /// Marks a work unit's position `node` (reached by `line`, on `board`) exhausted: its
+    /// search ended before its budget without a result, its narrowed moves holding no win
+    /// (`book work`'s `narrowed_out`), so it is neither searched again nor expanded. Its search
+    /// is counted if it was still planned, and not again if a `book plan` or `book build`
+    /// since has counted it. Returns false, changing nothing, for a position settled since
+    /// (a proof merged) or expanded since.
+    ///
+    /// # Errors
+    /// As [`Book::release`], for a position that is not the unit's.
+    pub fn exhaust_searched(
+        &mut self,
+        node: u32,
+        line: &[String],
+        board: &Board,
+    ) -> Result<bool, BookError> {
+        self.unit_position(node, line, board)?;
+        let counted = self.nodes[node as usize].status != Status::Planned;
+        Ok(self.exhaust(node, counted))
+    }
+
+    /// Checks that book position `node` is the unit's position reached by `line` on `board`,
+    /// and returns its line as people read it.
+    fn unit_position(
+        &self,
+        node: u32,
+        line: &[String],
+        board: &Board,
+    ) -> Result<String, BookError> {
+        let named = super::unit::line_name(line);
+        if self.nodes.get(node as usize).is_none() {
+            return Err(BookError::Position(format!(
+                "book position {node} ({named}): the book has only {} positions",
+                self.nodes.len()
+            )));
+        }
+        let path = crate::proof::names(&self.path(node));
+        if path != line {
+            return Err(BookError::Position(format!(
+                "book position {node} is `{}` in the book, not `{named}`: the unit was planned from another book",
+                path.join(" ")
+            )));
+        }
+        let here = self.board(node)?;
+        if here.to_move() != board.to_move() || !here.stones().eq(board.stones()) {
+            return Err(BookError::Position(format!(
+                "book position {node} ({named}) holds other stones in the book: the unit was planned from another book"
+            )));
+        }
+        Ok(named)
     }
 }

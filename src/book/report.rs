@@ -225,6 +225,7 @@ impl Book {
             Status::Won(_) => "disproved",
             Status::Draw => "draw",
             Status::Planned => "planned",
+            Status::Exhausted => "exhausted",
             _ if n.pn >= INF => "disproved",
             _ if !n.children.is_empty() => "expanded",
             Status::Tried => "searched",

@@ -51,6 +51,9 @@ pub struct Searched {
     /// For an unknown outcome, the search's most-proving line when its budget ran out, from
     /// the leaf ([`crate::solve::Solution::most_proving`]).
     pub most_proving: Vec<Point>,
+    /// For an unknown outcome, why the search ended without a result
+    /// ([`crate::solve::Solution::note`]).
+    pub why: Option<&'static str>,
     /// Leaves proved by its proof without a search of their own (siblings and cousins).
     pub lent: usize,
     /// The moves from the root to the highest position settled once it was folded in (the
@@ -296,6 +299,7 @@ impl Book {
         let search = self.nodes[leaf as usize].attempts + 1;
         let mut proved = vec![leaf];
         let mut lent_by_it = 0;
+        let narrowed_out = job.solution.narrowed_out();
         let outcome = match (job.solution.verdict, job.solution.proof) {
             (Verdict::Win | Verdict::Loss, Some(proof)) => {
                 db.add_proof(&proof)?;
@@ -320,6 +324,11 @@ impl Book {
                 self.nodes[leaf as usize].status = Status::Won(w);
                 Outcome::SettledMeanwhile
             }
+            // Its narrowed moves hold no win: a larger budget would end the same way.
+            _ if narrowed_out => {
+                self.exhaust(leaf, false);
+                Outcome::Unknown
+            }
             _ => {
                 self.tried(leaf, &job.board, db, job.solution.nodes)?;
                 Outcome::Unknown
@@ -342,6 +351,11 @@ impl Book {
                 job.solution.most_proving.clone()
             } else {
                 Vec::new()
+            },
+            why: if outcome == Outcome::Unknown {
+                job.solution.note
+            } else {
+                None
             },
             outcome,
             lent: lent_by_it,

@@ -108,6 +108,24 @@ impl Book {
         Ok(())
     }
 
+    /// A leaf whose search ended before its budget without a result, its narrowed moves
+    /// holding no win ([`Status::Exhausted`]): neither expanded nor searched again. The search
+    /// is counted unless `counted` says it was already (a planned leaf taken back as tried).
+    /// Returns whether it was marked: a settled leaf, or one with children, is left as it is.
+    pub(super) fn exhaust(&mut self, leaf: u32, counted: bool) -> bool {
+        let n = &mut self.nodes[leaf as usize];
+        if n.status.settled() || !n.children.is_empty() {
+            return false;
+        }
+        if n.status != Status::Exhausted && !counted {
+            n.attempts += 1;
+        }
+        n.status = Status::Exhausted;
+        n.busy = false;
+        self.refresh_path(leaf);
+        true
+    }
+
     /// Expands every leaf searched without a result that the ply limit left unexpanded and now
     /// allows (a run with a higher `--max-ply`): it was searched already, so it opens its
     /// children at once instead of being searched again with a doubled budget (or is settled,
@@ -381,6 +399,44 @@ mod tests {
             rounds += 1;
         }
         rounds
+    }
+
+    /// A root whose search ends before its budget without a win among its narrowed moves
+    /// (White has an open four Black cannot stop, and only Black's win is looked for) is
+    /// exhausted: counted once, not expanded, never searched or planned again, and neither
+    /// proved nor disproved; the journal keeps it. Looking for both sides' wins proves White's.
+    #[test]
+    fn a_leaf_whose_narrowed_moves_hold_no_win_is_exhausted_and_not_searched_again() {
+        for attacker_wins_only in [true, false] {
+            let mut book = Book::new(Rules::renju(), Size::STANDARD);
+            book.add_root("lost", &board("a1 h5 a3 h6 a5 h7 a7 h8"), Color::Black)
+                .unwrap();
+            let mut db = Builder::new(Rules::renju(), Size::STANDARD);
+            let (pool, options) = one_thread(1_000_000);
+            let options = RoundOptions {
+                attacker_wins_only,
+                ..options
+            };
+            let round = book.round(&mut db, &options, &pool).unwrap();
+            assert_eq!(round.searched, 1);
+            let root = &book.nodes[0];
+            if !attacker_wins_only {
+                assert_eq!(root.status, Status::Won(Color::White));
+                continue;
+            }
+            assert_eq!(
+                (root.status, root.attempts, root.expanded),
+                (Status::Exhausted, 1, false)
+            );
+            assert!(round.log[0].why.is_some_and(|w| w.contains("narrowed")));
+            assert!(!book.disproved(0) && !book.finished());
+            assert_eq!(book.report_under(0).figures.state, "exhausted");
+            let again = book.round(&mut db, &options, &pool).unwrap();
+            assert_eq!(again.searched, 0, "searched again");
+            assert!(book.plan(10).unwrap().is_empty(), "planned again");
+            let read = Book::decode(&book.encode()).unwrap();
+            assert_eq!(read.nodes[0].status, Status::Exhausted);
+        }
     }
 
     #[test]

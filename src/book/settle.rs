@@ -176,7 +176,11 @@ impl Book {
         let leaves: Vec<u32> = (0..self.nodes.len() as u32)
             .filter(|&n| {
                 let node = &self.nodes[n as usize];
-                !node.expanded && matches!(node.status, Status::Open | Status::Tried)
+                !node.expanded
+                    && matches!(
+                        node.status,
+                        Status::Open | Status::Tried | Status::Exhausted
+                    )
             })
             .collect();
         let mut known = Vec::new();
@@ -545,6 +549,60 @@ mod tests {
             assert_eq!(book.nodes[c as usize].status, expected);
         }
         assert_eq!(book.take_back_known(&mut db).unwrap(), 0, "settled once");
+    }
+
+    /// Planned leaves that their unit reports narrowed out (`book release --results`) are
+    /// exhausted: counted once, never planned again, far from a proof but not disproved; a
+    /// proof from the database still settles one.
+    #[test]
+    fn exhausted_leaves_are_not_planned_again_and_a_proof_still_settles_one() {
+        let (mut book, mut db) = vct_book();
+        book.plan(1).unwrap();
+        book.reconcile(&mut db).unwrap();
+        let children = book.nodes[0].children.clone();
+        let budget = RoundOptions {
+            position_nodes: Some(20_000),
+            ..RoundOptions::default()
+        };
+        let (results, part) = work_apart(&book, &children, &budget);
+        let pick = |proved: bool| {
+            let r = results.iter().find(|r| (r.result == "loss") == proved);
+            r.unwrap().book_node
+        };
+        let (proved, open) = (pick(true), pick(false));
+        assert_eq!(book.plan_under(1000, &[proved, open]).unwrap().len(), 2);
+        for n in [proved, open] {
+            let line = crate::proof::names(&book.path(n));
+            let board = book.board(n).unwrap();
+            assert!(book.exhaust_searched(n, &line, &board).unwrap());
+            assert!(book.exhaust_searched(n, &line, &board).unwrap());
+            let n = &book.nodes[n as usize];
+            assert_eq!(
+                (n.status, n.attempts, n.free),
+                (Status::Exhausted, 1, false),
+                "counted once"
+            );
+        }
+        assert_eq!(
+            book.reconcile(&mut db).unwrap(),
+            0,
+            "nothing planned is left"
+        );
+        let later = book.plan(1000).unwrap();
+        assert_eq!(later.len(), children.len() - 2);
+        assert!(later.iter().all(|&(n, _)| n != proved && n != open));
+        assert!(!book.disproved(open) && !book.disproved(0));
+        assert_eq!(
+            book.nodes[open as usize].pn,
+            super::super::numbers::EXHAUSTED
+        );
+        db.add_database(&part).unwrap();
+        assert_eq!(book.take_back_known(&mut db).unwrap(), 1);
+        assert_eq!(
+            book.nodes[proved as usize].status,
+            Status::Won(Color::Black)
+        );
+        assert_eq!(book.nodes[open as usize].status, Status::Exhausted);
     }
 
     /// An open move at a root that is disproved (its proof number infinite) is reported as

@@ -82,6 +82,18 @@ pub struct WorkResult {
     /// For an unknown result, the search's most-proving line when its budget ran out, from
     /// the position ([`crate::solve::Solution::most_proving`]); empty otherwise.
     pub most_proving: Vec<String>,
+    /// For an unknown result, why the search ended without one
+    /// ([`crate::solve::Solution::note`]): its node or time budget ran out, its table bound
+    /// (`memory_mb`) was reached, so that a larger budget alone would stop at the same place, or
+    /// the attacker's narrowed search ended without a win (under `attacker`), so that a larger
+    /// budget would end the same way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<&'static str>,
+    /// Whether an unknown result came before the budget ran out, the search's narrowed moves
+    /// holding no win ([`crate::solve::Solution::narrowed_out`]): `book release --results`
+    /// marks such a position exhausted, so that it is not searched again. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub narrowed_out: bool,
 }
 
 /// How one position's search is going while it runs, for `book work`'s progress lines.
@@ -272,15 +284,18 @@ impl Unit {
                     };
                     let (solution, stopped) =
                         search(board, p.attempts, p.attacker, &options, &mut beat);
+                    let result = match (solution.verdict, &solution.proof) {
+                        (Verdict::Win, Some(_)) => "win",
+                        (Verdict::Loss, Some(_)) => "loss",
+                        _ if stopped => "stopped",
+                        _ => "unknown",
+                    };
                     let result = WorkResult {
                         book_node: p.book_node,
                         line: p.line.clone(),
-                        result: match (solution.verdict, &solution.proof) {
-                            (Verdict::Win, Some(_)) => "win",
-                            (Verdict::Loss, Some(_)) => "loss",
-                            _ if stopped => "stopped",
-                            _ => "unknown",
-                        },
+                        result,
+                        why: (result == "unknown").then_some(solution.note).flatten(),
+                        narrowed_out: result == "unknown" && solution.narrowed_out(),
                         nodes: solution.nodes,
                         seconds: started.elapsed().as_secs_f64(),
                         most_proving: crate::proof::names(&solution.most_proving),

@@ -98,7 +98,9 @@ pub enum BookCommand {
         /// The unit's results, as `book work --json` printed them (one object per line):
         /// the positions reported `win`, `loss` or `unknown` stay planned, for the next plan
         /// to settle from the merged database or count as searched; the others go back.
-        /// Without it, every position of the unit goes back.
+        /// Those reported `narrowed_out` (the search ended before its budget, its narrowed
+        /// moves holding no win) are marked exhausted: not searched again. Without it, every
+        /// position of the unit goes back.
         #[arg(long, value_name = "FILE")]
         results: Option<PathBuf>,
     },

@@ -65,11 +65,7 @@ pub fn solve(
         return match result {
             None => unknown(&prover, None, "stopped by a limit before a proof"),
             Some(true) => proved(prover, verdict, None, board, &read_out),
-            Some(false) => unknown(
-                &prover,
-                None,
-                "the attacker's win was not found, and the other side's was not looked for (--attacker)",
-            ),
+            Some(false) => unknown(&prover, None, NARROWED_OUT),
         };
     }
     let mut win = Prover::new(
@@ -99,13 +95,20 @@ pub fn solve(
         Ok(Some(true)) => proved(win, Verdict::Win, Some(&loss), board, &read_out),
         Ok(Some(false)) => proved(loss, Verdict::Loss, Some(&win), board, &read_out),
         Ok(None) if options.full_width => without_proof(Verdict::Draw, &win, Some(&loss), None),
-        Ok(None) => unknown(
-            &win,
-            Some(&loss),
-            "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing",
-        ),
+        Ok(None) => unknown(&win, Some(&loss), NEITHER_FOUND),
     }
 }
+
+/// Why an attacker-only search ended without a result before its limits: it searched every
+/// attacker move it allows (those within two points of a stone, the forced blocks) to the end.
+/// The other side's win was not looked for, so this proves nothing; but a larger budget alone
+/// would end the same way.
+pub(crate) const NARROWED_OUT: &str = "the attacker's narrowed search ended without a win (its moves within two points of a stone hold none, so a larger budget alone would not find one), and the other side's win was not looked for (--attacker)";
+
+/// Why a search for both sides' wins ended without a result before its limits: each side's
+/// narrowed search ended without a win. That proves nothing (the narrowing is not exact), but
+/// a larger budget alone would end the same way.
+pub(crate) const NEITHER_FOUND: &str = "neither side's win was found; without --full-width the attacker's moves are narrowed, so that proves nothing (and a larger budget alone would not find one)";
 
 /// What the two searches settled: `Some(true)` the side to move wins, `Some(false)` it loses,
 /// `None` both wins are disproved.
@@ -301,17 +304,26 @@ pub(super) fn proved<'a>(
     }
     prover.limits = read_out;
     prover.stopped = false;
+    if prover.table.is_full() {
+        // Proved as the table filled up: the read-out would stop at its first new entry.
+        prover.table.keep_only_proved();
+    }
     // The proof stands on its own: where the guide stood in for a search, the read-out
     // searches (or finds a VCT) without it.
     prover.known = None;
     let proof = match extract::extract(&mut prover) {
         Ok(proof) => proof,
         Err(Stopped) => {
-            return unknown(
-                &prover,
-                other,
-                "the proof was found but could not be rebuilt within the limits",
-            );
+            let why = if prover.table.is_full() {
+                "the proof was found, but the table bound (--memory) was reached while it was read out"
+            } else if prover.limit_reached() {
+                "the proof was found but could not be rebuilt within the limits"
+            } else {
+                // Not stopped: a search again (where the guide stood in, without it) ended
+                // without the win.
+                "the proof was found, but a position in it was not proved again as it was read out (where the guide stood in, the narrowed search without it did not find the win)"
+            };
+            return without_proof(Verdict::Unknown, &prover, other, Some(why));
         }
     };
     let pv = proof.principal_line();

@@ -193,6 +193,20 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Solution {
+    /// Whether the answer is `unknown` because the search ended before its limits: its
+    /// narrowed moves (not [`SolveOptions::full_width`]) hold no win for the side or sides it
+    /// looked for. Nothing is proved, but a search with a larger budget alone (and the same
+    /// guide) would end the same way.
+    #[must_use]
+    pub fn narrowed_out(&self) -> bool {
+        self.verdict == Verdict::Unknown
+            && self
+                .note
+                .is_some_and(|n| n == answer::NARROWED_OUT || n == answer::NEITHER_FOUND)
+    }
+}
+
 impl Verdict {
     /// `win`, `loss`, `draw` or `unknown`.
     #[must_use]

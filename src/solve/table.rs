@@ -164,12 +164,7 @@ impl Table {
         };
         let mut stored = Stored::Room;
         if peak > self.bound {
-            self.entries.retain(|_, e| e.settled());
-            let kept: usize = self.entries.iter().map(|e| entry_bytes(&e)).sum();
-            self.bytes.store(
-                kept + self.borrowed_bytes.load(Ordering::Relaxed),
-                Ordering::Relaxed,
-            );
+            self.keep(|e| e.settled());
             if self.entries.len() >= self.entries.capacity() / 10 * 9
                 || self.total_bytes() > self.bound / 10 * 9
             {
@@ -195,6 +190,25 @@ impl Table {
             }
         }
         stored
+    }
+
+    /// Drops every entry but those `kept` keeps, and counts the bytes again.
+    fn keep(&self, kept: impl Fn(&Entry) -> bool) {
+        self.entries.retain(|_, e| kept(e));
+        let bytes: usize = self.entries.iter().map(|e| entry_bytes(&e)).sum();
+        self.bytes.store(
+            bytes + self.borrowed_bytes.load(Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Makes room to read a proof out of a table that filled up as the proof was found: drops
+    /// every entry but the proved ones, which are all the read-out walks (anything else it
+    /// needs, it searches again), and lets entries in again. The buckets stay as they are:
+    /// where they alone fill the bound, the next entry finds the table full again.
+    pub(super) fn keep_only_proved(&self) {
+        self.keep(|e| e.pn == 0);
+        self.full.store(false, Ordering::Relaxed);
     }
 
     /// Takes `bytes` off the estimate. A thread that replaced an entry while another dropped
@@ -325,6 +339,36 @@ mod tests {
             }
         }
         assert!(table.len() < 16000, "estimates were dropped");
+    }
+
+    /// A table full of results makes room for a proof's read-out: it keeps only the proved
+    /// entries, and takes new ones again.
+    #[test]
+    fn a_full_table_keeps_only_its_proofs_for_the_read_out() {
+        let table = Table::new(256 << 10, false);
+        let mut key = 0u64;
+        while !table.is_full() {
+            // Disproofs that keep their moves, as the search's do: they fill the table.
+            let entry = if key.is_multiple_of(4) {
+                Entry::PROVED
+            } else {
+                Entry {
+                    pn: INF,
+                    dn: 0,
+                    ..open(2)
+                }
+            };
+            table.store(key, entry);
+            key += 1;
+        }
+        let proved = (0..key).filter(|&k| table.proved(k)).count();
+        assert!(proved > 0 && table.len() > proved);
+        table.keep_only_proved();
+        assert!(!table.is_full());
+        assert_eq!(table.len(), proved, "only the proofs are left");
+        assert!((0..key).step_by(4).all(|k| table.proved(k)));
+        assert_eq!(table.store(key, open(2)), Stored::Room);
+        assert_eq!(table.numbers(key), Some((2, 2)));
     }
 
     #[test]

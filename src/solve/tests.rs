@@ -359,6 +359,8 @@ fn an_unknown_answer_gives_its_most_proving_line() {
     let unknown = solve(&board, &options, &mut |_| {});
     assert_eq!(unknown.verdict, Verdict::Unknown);
     assert!(!unknown.most_proving.is_empty());
+    // Cut short by its budget: a larger one might find the win.
+    assert!(!unknown.narrowed_out(), "{:?}", unknown.note);
     let mut b = board.clone();
     for (i, &m) in unknown.most_proving.iter().enumerate() {
         let side = if i % 2 == 0 {
@@ -379,4 +381,34 @@ fn an_unknown_answer_gives_its_most_proving_line() {
     );
     assert_eq!(won.verdict, Verdict::Win);
     assert!(won.most_proving.is_empty());
+}
+
+/// A search that ends before its limits without a win says so: its narrowed moves hold none,
+/// so a larger budget would end the same way. Here White has an open four that Black, to
+/// move, cannot stop: Black's win is ruled out at once, White's is not looked for.
+#[test]
+fn a_search_whose_narrowed_moves_hold_no_win_says_a_larger_budget_would_not_help() {
+    let board = position("a1 h5 a3 h6 a5 h7 a7 h8", Color::Black);
+    for (attacker, full_width) in [(Some(Color::Black), false), (None, false), (None, true)] {
+        let options = SolveOptions {
+            limits: Limits {
+                nodes: Some(1_000_000),
+                ..Limits::default()
+            },
+            threads: Some(1),
+            attacker,
+            full_width,
+            ..SolveOptions::default()
+        };
+        let answer = solve(&board, &options, &mut |_| {});
+        if attacker.is_some() {
+            assert_eq!(answer.verdict, Verdict::Unknown);
+            assert!(answer.narrowed_out(), "{:?}", answer.note);
+            assert!(answer.nodes < 1_000_000);
+        } else {
+            // Both searches: White's win is found, a proved loss is no narrowed-out answer.
+            assert_eq!(answer.verdict, Verdict::Loss, "full width {full_width}");
+            assert!(!answer.narrowed_out());
+        }
+    }
 }

@@ -301,6 +301,29 @@ fn work_keeps_to_its_part_and_says_when_it_was_cut_short() {
         "1 of 1 positions given back to the frontier (the root); 0 searched to their budgets stay planned",
         "without results every position goes back"
     );
+    // A position whose search ended before its budget, its narrowed moves holding no win, is
+    // marked exhausted: counted, not given back, and never planned again.
+    plan(&hard, &units);
+    let narrowed = unknown.replace(
+        "\"result\":\"unknown\"",
+        "\"result\":\"unknown\",\"narrowed_out\":true",
+    );
+    assert_ne!(narrowed, unknown);
+    std::fs::write(&results_file, &narrowed).unwrap();
+    let marked = ok(&["book", "release", arg(&hard), u, "--results", r, "--json"]);
+    assert_eq!(marked["exhausted"], serde_json::json!([[]]), "{marked}");
+    assert_eq!(marked["released"], serde_json::json!([]), "{marked}");
+    assert_eq!(marked["planned"], 0, "{marked}");
+    let replanned = plan(&hard, &units);
+    assert_eq!(replanned["positions"], 0, "{replanned}");
+    let under = ok(&["book", "status", arg(&hard), "--under", "", "--json"]);
+    assert_eq!(
+        (&under["state"], &under["searches"]),
+        (&serde_json::json!("exhausted"), &serde_json::json!(1)),
+        "{under}"
+    );
+    let text = run(&["book", "status", arg(&hard), "--under", ""]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains(": exhausted, searched once"));
 }
 
 /// `book work --guide`: the searches take the settled positions of a database (here the

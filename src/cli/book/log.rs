@@ -39,6 +39,10 @@ struct Line<'a> {
     /// most-proving line from the leaf.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     most_proving: Vec<String>,
+    /// For an unknown outcome, why the search ended without a result: its budget ran out,
+    /// its table bound was reached, or the attacker's narrowed search ended without a win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<&'static str>,
     /// The side the proof wins for, when proved.
     #[serde(skip_serializing_if = "Option::is_none")]
     winner: Option<String>,
@@ -98,6 +102,7 @@ impl SearchLog {
                 seconds: s.seconds,
                 outcome,
                 most_proving: names(&s.most_proving),
+                why: s.why,
                 winner,
                 lent: s.lent,
                 settled_to: s.settled_to.as_deref().map(names),

@@ -115,6 +115,10 @@ fn print_position(r: &PositionReport) -> Result<()> {
                 times(f.searches),
                 1u64.checked_shl(f.searches).unwrap_or(u64::MAX)
             ),
+            "exhausted" => format!(
+                "exhausted: searched {}, the last time to the end of its narrowed moves without a win (a larger budget would end the same way, so it is not searched again)",
+                times(f.searches)
+            ),
             state => state.to_string(),
         };
         outln!(

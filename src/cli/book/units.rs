@@ -158,8 +158,9 @@ pub(super) fn work(
             } else {
                 format!(", working on {}", r.most_proving.join(" "))
             };
+            let why = r.why.map_or(String::new(), |w| format!(" ({w})"));
             eprintln!(
-                "work: {n}/{total}: {}: {}, {} nodes, {:.1} s{working}",
+                "work: {n}/{total}: {}: {}{why}, {} nodes, {:.1} s{working}",
                 line_name(&r.line),
                 r.result,
                 r.nodes,
@@ -228,17 +229,21 @@ fn read_unit(path: &Path) -> Result<(Unit, (Rules, Size))> {
 
 /// The book positions that `book work --json` reported searched to their budgets in the
 /// results at `path` (`win`, `loss` or `unknown`; not `stopped`), each checked against the
-/// unit's positions.
-fn ended_in(path: &Path, unit: &Unit) -> Result<HashSet<u32>> {
+/// unit's positions; and those among them whose search ended before its budget, its
+/// narrowed moves holding no win (`narrowed_out`).
+fn ended_in(path: &Path, unit: &Unit) -> Result<(HashSet<u32>, HashSet<u32>)> {
     #[derive(Deserialize)]
     struct Ended {
         book_node: u32,
         line: Vec<String>,
         result: String,
+        #[serde(default)]
+        narrowed_out: bool,
     }
     let text = renju::files::read_text(path)
         .map_err(|e| input_error(format!("cannot read results `{}`: {e}", path.display())))?;
     let mut ended = HashSet::new();
+    let mut narrowed_out = HashSet::new();
     for (i, l) in text
         .lines()
         .enumerate()
@@ -260,6 +265,10 @@ fn ended_in(path: &Path, unit: &Unit) -> Result<HashSet<u32>> {
             )));
         }
         match r.result.as_str() {
+            "unknown" if r.narrowed_out => {
+                ended.insert(r.book_node);
+                narrowed_out.insert(r.book_node);
+            }
             "win" | "loss" | "unknown" => {
                 ended.insert(r.book_node);
             }
@@ -272,13 +281,15 @@ fn ended_in(path: &Path, unit: &Unit) -> Result<HashSet<u32>> {
             }
         }
     }
-    Ok(ended)
+    Ok((ended, narrowed_out))
 }
 
 /// `book release`: gives back to the book's frontier every position of the unit at
 /// `unit_path` that its results do not report searched to its budget (all of them without
-/// results), with no search counted. All or nothing: a position the book does not hold as
-/// planned, under the unit's line, leaves the book as it was.
+/// results), with no search counted; and marks exhausted those whose results say their
+/// narrowed moves hold no win (`narrowed_out`), planned or counted since. All or nothing: a
+/// position to give back that the book does not hold as planned, or any position not under
+/// the unit's line, leaves the book as it was.
 pub(super) fn release(
     path: &Path,
     unit_path: &Path,
@@ -287,7 +298,7 @@ pub(super) fn release(
     given: &PositionOptions,
 ) -> Result<()> {
     let (unit, (rules, size)) = read_unit(unit_path)?;
-    let ended = results
+    let (ended, narrowed_out) = results
         .map(|r| ended_in(r, &unit))
         .transpose()?
         .unwrap_or_default();
@@ -308,7 +319,16 @@ pub(super) fn release(
         .boards()
         .map_err(|e| input_error(format!("`{}`: {e}", unit_path.display())))?;
     let mut released = Vec::new();
+    let mut exhausted = Vec::new();
     for (p, board) in unit.positions.iter().zip(&boards) {
+        if narrowed_out.contains(&p.book_node)
+            && opened
+                .book
+                .exhaust_searched(p.book_node, &p.line, board)
+                .map_err(|e| input_error(format!("`{}`: {e}", unit_path.display())))?
+        {
+            exhausted.push(p.line.clone());
+        }
         if ended.contains(&p.book_node) {
             continue;
         }
@@ -318,7 +338,7 @@ pub(super) fn release(
             .map_err(|e| input_error(format!("`{}`: {e}", unit_path.display())))?;
         released.push(p.line.clone());
     }
-    if !released.is_empty() {
+    if !released.is_empty() || !exhausted.is_empty() {
         // Only the journal changes; the database is left as it is.
         let journal = journal_path(path);
         renju::atomic::write_atomic(&journal, &opened.book.encode())
@@ -328,10 +348,23 @@ pub(super) fn release(
     struct Released {
         released: Vec<Vec<String>>,
         planned: usize,
+        exhausted: Vec<Vec<String>>,
     }
+    let still_planned = unit
+        .positions
+        .iter()
+        .filter(|p| {
+            opened
+                .book
+                .nodes
+                .get(p.book_node as usize)
+                .is_some_and(|n| n.status == renju::book::Status::Planned)
+        })
+        .count();
     let report = Released {
-        planned: unit.positions.len() - released.len(),
+        planned: still_planned,
         released,
+        exhausted,
     };
     if global.json {
         outln!("{}", serde_json::to_string(&report)?)?;
@@ -348,6 +381,14 @@ pub(super) fn release(
             },
             report.planned
         )?;
+        if !report.exhausted.is_empty() {
+            let lines: Vec<String> = report.exhausted.iter().map(|l| line_name(l)).collect();
+            outln!(
+                "{} marked exhausted, their narrowed moves holding no win: not searched again ({})",
+                lines.len(),
+                lines.join(", ")
+            )?;
+        }
     }
     Ok(())
 }
