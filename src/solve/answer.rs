@@ -319,9 +319,9 @@ pub(super) fn proved<'a>(
             } else if prover.limit_reached() {
                 "the proof was found but could not be rebuilt within the limits"
             } else {
-                // Not stopped: a search again (where the guide stood in, without it) ended
-                // without the win.
-                "the proof was found, but a position in it was not proved again as it was read out (where the guide stood in, the narrowed search without it did not find the win)"
+                // Not stopped: a position searched again (where the guide stood in, without
+                // it) was not proved.
+                "the proof was found, but a position in it could not be proved again as it was read out (where the guide stood in, a search without it)"
             };
             return without_proof(Verdict::Unknown, &prover, other, Some(why));
         }
