@@ -402,7 +402,8 @@ fn bad_input_is_one_line_and_exit_status_2() {
     let worked = run(&["book", "work", arg(&unit), "--out", arg(&part)]);
     assert!(worked.status.success(), "{}", stderr(&worked));
     assert!(
-        stderr(&worked).contains("work: 1/1: the root: unknown, "),
+        stderr(&worked)
+            .contains("work: 1/1: the root: unknown (stopped by a limit before a proof), "),
         "{}",
         stderr(&worked)
     );
