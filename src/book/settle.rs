@@ -480,13 +480,20 @@ mod tests {
         assert_eq!(book.plan(1000).unwrap().len(), children.len() - 1);
     }
 
-    /// A plan under several positions takes their leaves in turn, each once.
-    #[test]
-    fn a_plan_under_several_lines_takes_their_leaves_in_turn() {
+    /// The example VCT's book with its root expanded (planned, then counted as tried with
+    /// nothing merged), its database, and the root's children.
+    fn expanded_vct_book() -> (Book, Builder, Vec<u32>) {
         let (mut book, mut db) = vct_book();
         book.plan(1).unwrap();
         book.reconcile(&mut db).unwrap();
         let children = book.nodes[0].children.clone();
+        (book, db, children)
+    }
+
+    /// A plan under several positions takes their leaves in turn, each once.
+    #[test]
+    fn a_plan_under_several_lines_takes_their_leaves_in_turn() {
+        let (mut book, _, children) = expanded_vct_book();
         assert!(children.len() > 2);
         let (a, b) = (children[children.len() - 1], children[0]);
         let planned: Vec<u32> = book
@@ -556,10 +563,7 @@ mod tests {
     /// proof from the database still settles one.
     #[test]
     fn exhausted_leaves_are_not_planned_again_and_a_proof_still_settles_one() {
-        let (mut book, mut db) = vct_book();
-        book.plan(1).unwrap();
-        book.reconcile(&mut db).unwrap();
-        let children = book.nodes[0].children.clone();
+        let (mut book, mut db, children) = expanded_vct_book();
         let budget = RoundOptions {
             position_nodes: Some(20_000),
             ..RoundOptions::default()
