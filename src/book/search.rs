@@ -54,13 +54,17 @@ pub struct RoundOptions {
 }
 
 /// The guide a book's database gives its searches ([`SolveOptions::known`]): every position
-/// stored when the snapshot was taken, with the side that wins it. A leaf's search may run
-/// into positions the book proved under another White move (the White stones swapped, say):
-/// it takes them as settled and looks elsewhere, and its proof, read out without the guide,
-/// proves them again where it needs them (`docs/book.md`).
+/// stored when the snapshot was taken, with the side that wins it and its stored proof. A
+/// leaf's search may run into positions the book proved under another White move (the White
+/// stones swapped, say): it takes them as settled and looks elsewhere, and its proof, read out
+/// without the guide's word, takes in the stored proofs of those it needs, replayed on the
+/// board, or proves them again (`docs/book.md`).
 #[must_use]
 pub fn guide(settled: Settled) -> Known {
-    Known(Arc::new(move |board: &Board| settled.winner(board)))
+    let settled = Arc::new(settled);
+    let proofs = settled.clone();
+    Known::new(move |board: &Board| settled.winner(board))
+        .with_proofs(move |board: &Board| proofs.proof(board))
 }
 
 impl RoundOptions {

@@ -380,7 +380,7 @@ fn same_rules(
 pub fn guide(path: &Path, wanted: (Rules, Size)) -> Result<renju::solve::Known> {
     let db = read(path)?;
     same_rules(path, (db.rules, db.size), wanted, "--guide")?;
-    Ok(renju::book::guide(Builder::extend(db).settled()))
+    Ok(renju::book::guide(Builder::extend(db).into_settled()))
 }
 
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.

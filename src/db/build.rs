@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::settled::Settled;
 use super::{
     Cell, Certificate, Database, DbError, Edge, Index, Node, PositionKey, Root, Visit, cell_of,
     describe, position_name, walk,
@@ -291,32 +292,6 @@ impl Source for CombinedSource {
     }
 }
 
-/// The positions of a database, each with whether its side to move wins
-/// ([`Builder::settled`]).
-#[derive(Debug, Default)]
-pub struct Settled(HashMap<PositionKey, bool>);
-
-impl Settled {
-    /// The side `board`'s position is proved won for, if it is stored (in any symmetric
-    /// form).
-    #[must_use]
-    pub fn winner(&self, board: &Board) -> Option<Color> {
-        let mover_wins = *self.0.get(&PositionKey::of(board).0)?;
-        let to_move = board.to_move();
-        Some(if mover_wins {
-            to_move
-        } else {
-            to_move.opponent()
-        })
-    }
-
-    /// Whether it holds none.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
 /// A database being extended.
 pub struct Builder {
     db: Database,
@@ -357,20 +332,23 @@ impl Builder {
         &self.db
     }
 
-    /// Every position stored so far with the side that wins it: a snapshot a search can
-    /// consult while the database grows.
+    /// Every position stored so far, with the side that wins it and its proof: a snapshot a
+    /// search can consult while the database grows (a copy of the database as it is).
     #[must_use]
     pub fn settled(&self) -> Settled {
-        Settled(
-            self.index
-                .iter()
-                .filter_map(|(key, &(n, _))| {
-                    // Whether the side to move wins, whichever side that is.
-                    let winner = self.db.nodes.get(n as usize)?.winner(Color::Black)?;
-                    Some((*key, winner == Color::Black))
-                })
-                .collect(),
-        )
+        Settled {
+            db: Arc::new(self.db.clone()),
+            index: self.index.clone(),
+        }
+    }
+
+    /// [`Builder::settled`] for a database that grows no more: no copy.
+    #[must_use]
+    pub fn into_settled(self) -> Settled {
+        Settled {
+            db: Arc::new(self.db),
+            index: self.index,
+        }
     }
 
     fn check_rules(&self, rules: Rules, size: Size, what: &'static str) -> Result<(), DbError> {

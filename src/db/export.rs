@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
+use super::settled::{VcfEnd, played_vcf};
 use super::{Cell, Certificate, Database, Node, Symmetry, position_name, submitted_stones};
 use crate::renlib::{Library, RenlibError};
-use crate::rules::{Board, Color, Defence, Point, Size};
+use crate::rules::{Board, Color, Point, Size};
 
 /// Writes every root's proof tree.
 ///
@@ -464,77 +465,24 @@ impl LibWalk<'_> {
     }
 
     /// Writes out a VCF below library node `at`: each attacker four (marked) and the
-    /// defender's forced reply, then the final five.
+    /// defender's forced reply, then the final five; where the line stops short, why.
     fn vcf(&mut self, mut at: usize, cells: &[Cell], frame: Symmetry, board: &mut Board) {
-        let attacker = board.to_move();
-        let defender = attacker.opponent();
-        let mut played = 0;
-        let mut whole = true;
-        for &c in cells {
-            let Some(next) = self.play(at, self.point(c, frame), c, board) else {
-                whole = false;
-                break;
-            };
-            played += 1;
-            at = next;
-            self.lib.node_mut(at).mark = true;
-            let p = board.moves()[board.moves().len() - 1];
-            if board.makes_five(p, attacker) {
-                // A line that keeps its final five.
-                whole = false;
-                break;
-            }
-            // The defender's reply, or why the line ends here.
-            let reply = match board.defence(p, attacker) {
-                Defence::Forced(q) if board.is_legal(q) => Ok(q),
-                Defence::Forced(q) => Err(format!(
-                    "{defender} cannot stop the four at {q}: it is forbidden"
-                )),
-                Defence::Unstoppable => {
-                    // Two fives: the defender stops one, the attacker plays another.
-                    let fives = board.five_points(attacker);
-                    fives
-                        .into_iter()
-                        .find(|&q| board.is_legal(q))
-                        .ok_or(format!(
-                            "{defender} cannot stop either five: both are forbidden"
-                        ))
-                }
-                Defence::Choice(points) => Err(format!(
-                    "{defender} may stop the four at any of {}",
-                    points
-                        .iter()
-                        .map(Point::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )),
-                Defence::NoFour => Err(format!("{p} is no four: damaged database")),
-            };
-            match reply {
-                Ok(q) => {
-                    board.play_unchecked(q);
-                    played += 1;
-                    at = self.lib.add_child(at, Some(q));
-                }
-                Err(why) => {
-                    self.note(at, why, None);
-                    whole = false;
-                    break;
-                }
+        let played = played_vcf(self.db, cells, frame, board);
+        for (i, &p) in played.moves.iter().enumerate() {
+            at = self.lib.add_child(at, Some(p));
+            // The attacker's moves: every other one, from the first.
+            if i % 2 == 0 {
+                self.lib.node_mut(at).mark = true;
             }
         }
-        if whole
-            && board.to_move() == attacker
-            && board.fives().is_empty()
-            && let Some(&five) = board.five_points(attacker).first()
-        {
-            board.play_unchecked(five);
-            played += 1;
-            let last = self.lib.add_child(at, Some(five));
-            self.lib.node_mut(last).mark = true;
-        }
-        for _ in 0..played {
-            board.undo();
+        match played.end {
+            VcfEnd::Five | VcfEnd::Open => {}
+            VcfEnd::Unstoppable(why) | VcfEnd::Broken(why) => self.note(at, why, None),
+            VcfEnd::Unplayable(c) => self.note(
+                at,
+                "damaged".to_string(),
+                Some(format!("the move {c} cannot be played: damaged database")),
+            ),
         }
     }
 }

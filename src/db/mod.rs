@@ -27,15 +27,17 @@
 mod build;
 mod export;
 mod format;
+mod settled;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
 
-pub use build::{Added, Builder, Combined, PassCertificate, Settled, proof_rules, rules_named};
+pub use build::{Added, Builder, Combined, PassCertificate, proof_rules, rules_named};
 pub use export::{export_lib, export_text};
 pub use format::{HEADER_LEN, MAGIC, OLDEST_READ, VERSION, decode, encode};
+pub use settled::Settled;
 
 use crate::rules::{Board, Color, Point, Rules, Size, Symmetry};
 

@@ -308,10 +308,11 @@ pub(super) fn proved<'a>(
         // Proved as the table filled up: the read-out would stop at its first new entry.
         prover.table.keep_only_proved();
     }
-    // The proof stands on its own: where the guide stood in for a search, the read-out
-    // searches (or finds a VCT) without it.
-    prover.known = None;
-    let proof = match extract::extract(&mut prover) {
+    // The proof stands on its own: where the guide stood in for a search, the read-out takes
+    // the guide's proof once the rules replay it on the board, or searches (or finds a VCT)
+    // without the guide.
+    let guide = prover.known.take();
+    let proof = match extract::extract(&mut prover, guide) {
         Ok(proof) => proof,
         Err(Stopped) => {
             let why = if prover.table.is_full() {
@@ -321,7 +322,7 @@ pub(super) fn proved<'a>(
             } else {
                 // Not stopped: a position searched again (where the guide stood in, without
                 // it) was not proved.
-                "the proof was found, but a position in it could not be proved again as it was read out (where the guide stood in, a search without it)"
+                "the proof was found, but a position in it could not be proved again as it was read out (where the guide stood in and its own proof did not hold, a search without it)"
             };
             return without_proof(Verdict::Unknown, &prover, other, Some(why));
         }

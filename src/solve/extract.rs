@@ -9,7 +9,7 @@ use crate::proof::Proof;
 use crate::rules::Point;
 use crate::threat::{Certificate, Line, ProofTree, Stopped, TreeNode, UNLIMITED};
 
-use super::{Expansion, Prover};
+use super::{Expansion, Known, Prover};
 
 /// At a node the table holds as proved, a VCT not found again within the leaf budget is
 /// looked for with this many times the budget.
@@ -17,10 +17,11 @@ const EXTRACTION_VCT_SHARE: u64 = 64;
 
 /// What a reading is for.
 #[derive(Clone, Copy)]
-enum Reading {
+enum Reading<'g> {
     /// The proof of a proved root: every node is read, searching again where the table lost
-    /// one.
-    Proof,
+    /// one. Where the guide stood in for a search, its own proof of the position is taken in
+    /// if it holds on the board.
+    Proof(Option<&'g Known>),
     /// A proof to lend to a proved node's siblings in the middle of the search: read only from
     /// what the table holds, with the leaf budget, and given up past this many nodes.
     Lend(usize),
@@ -90,10 +91,29 @@ fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
     Ok(p.vct_within(budget, super::leaves::VctRun::Leaf, true)?.1)
 }
 
-/// Reads the proof of a proved root out of `prover`'s table.
-pub(super) fn extract(prover: &mut Prover<'_>) -> Result<Proof, Stopped> {
+/// The guide's own proof of the current position, where the guide stood in for a search of
+/// it, as a tree, if it proves the attacker's win here: replayed by the rules on the board, as
+/// a lent proof is, so a wrong guide proves nothing.
+fn guide_tree(p: &mut Prover<'_>, guide: Option<&Known>) -> Option<ProofTree> {
+    let proof = guide?.proof(&p.board)?;
+    if proof.attacker != p.attacker || proof.to_move != p.board.to_move() {
+        return None;
+    }
+    let tree = ProofTree::read(&proof)?;
+    let attacker = p.attacker;
+    tree.holds(&mut p.board, attacker).then_some(tree)
+}
+
+/// Reads the proof of a proved root out of `prover`'s table; `guide` is the guide the search
+/// took settled positions from, whose proofs stand in where it did.
+pub(super) fn extract(prover: &mut Prover<'_>, guide: Option<&Known>) -> Result<Proof, Stopped> {
     let mut nodes = Vec::new();
-    let root = node(prover, Reading::Proof, &mut nodes, &mut HashMap::new())?;
+    let root = node(
+        prover,
+        Reading::Proof(guide),
+        &mut nodes,
+        &mut HashMap::new(),
+    )?;
     Ok(ProofTree { root, nodes }.written(&prover.board, prover.attacker))
 }
 
@@ -120,7 +140,7 @@ fn node(
         return Ok(id);
     }
     match how {
-        Reading::Proof => p.ensure_proved()?,
+        Reading::Proof(_) => p.ensure_proved()?,
         Reading::Lend(most) => {
             let canonical = p.board.canonical().key;
             if nodes.len() >= most || !p.table.proved(canonical) {
@@ -166,7 +186,7 @@ fn attacker_node(
         return Ok(graft(&tree, id, nodes));
     }
     let vct = match how {
-        Reading::Proof => leaf_vct(p)?,
+        Reading::Proof(_) => leaf_vct(p)?,
         Reading::Lend(_) => p.find_vct(true)?.1,
     };
     if let Some(tree) = vct {
@@ -174,11 +194,17 @@ fn attacker_node(
     }
     let play = match proved_move(p)? {
         Some(play) => play,
-        None if matches!(how, Reading::Lend(_)) => return Err(Stopped),
         None => {
-            // The table holds this node as proved, but not by a move it can show (a symmetric
-            // image proved by a VCT this orientation misses within its budget): prove it
-            // again here.
+            let Reading::Proof(guide) = how else {
+                return Err(Stopped);
+            };
+            // The table holds this node as proved, but not by a move it can show: the guide
+            // stood in for its search, or a symmetric image was proved by a VCT this
+            // orientation misses within its budget. The guide's proof, if it holds here, else
+            // a search again.
+            if let Some(tree) = guide_tree(p, guide) {
+                return Ok(graft(&tree, id, nodes));
+            }
             p.forget();
             p.ensure_proved()?;
             proved_move(p)?.ok_or(Stopped)?
@@ -202,6 +228,17 @@ fn defender_node(
     nodes: &mut Vec<TreeNode>,
     ids: &mut HashMap<u64, usize>,
 ) -> Result<TreeNode, Stopped> {
+    if let Reading::Proof(guide @ Some(_)) = how {
+        // Proved without replies to show: the guide stood in for its search (or the node's
+        // expansion proved it). The guide's proof, if it holds here, rather than its replies
+        // searched again without the guide.
+        let key = p.board.canonical().key;
+        if p.table.get(key).is_some_and(|e| e.moves.is_none())
+            && let Some(tree) = guide_tree(p, guide)
+        {
+            return Ok(graft(&tree, id, nodes));
+        }
+    }
     let (certificate, breaking) = if let Some(line) = p.certificate()? {
         let breaking = p.replies(Some(&line));
         (Certificate::Line(line), breaking)
@@ -248,8 +285,8 @@ mod tests {
     use super::*;
     use crate::proof::ProofNode;
     use crate::rules::Color;
-    use crate::solve::Entry;
     use crate::solve::tests::{prover_below_root, small_leaf_budget, vct_example};
+    use crate::solve::{Entry, Known, SolveOptions};
     use crate::threat::Limits;
 
     /// A node the table holds as proved by a VCT that the leaf budget does not find again (in
@@ -269,10 +306,85 @@ mod tests {
 
         let key = p.board.canonical().key;
         p.store(key, Entry::PROVED);
-        let proof = extract(&mut p).unwrap();
+        let proof = extract(&mut p, None).unwrap();
         // The VCT's tree, grafted whole in place of the root.
         assert!(matches!(proof.nodes[proof.root], ProofNode::Move { .. }));
         assert_eq!(proof.nodes.len(), tree.nodes.len());
+    }
+
+    /// Where the guide stood in for a search (the table holds the node proved, with no move
+    /// to show), the read-out takes the guide's own proof, once it holds on the board, rather
+    /// than search again; a guide proof that does not hold there proves nothing, and the node
+    /// is searched again (here with no nodes left to do it).
+    #[test]
+    fn where_the_guide_stood_in_its_proof_is_taken_if_it_holds() {
+        let board = vct_example(Color::Black);
+        // The guide's proof of the position: the one a plain search reads out.
+        let stored = crate::solve::solve(&board, &SolveOptions::default(), &mut |_| {})
+            .proof
+            .expect("a win");
+        // No VCT leaves, and one node: the read-out cannot prove the position itself.
+        let options = SolveOptions {
+            vct_nodes: Some(0),
+            limits: Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            ..SolveOptions::default()
+        };
+        let read_out = |guide: Option<&Known>| {
+            let mut p = prover_below_root(&board, Color::Black, &options);
+            let key = p.board.canonical().key;
+            p.store(key, Entry::PROVED);
+            extract(&mut p, guide)
+        };
+        assert!(read_out(None).is_err(), "proved with no nodes and no guide");
+
+        let honest = {
+            let stored = stored.clone();
+            Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(stored.clone()))
+        };
+        let proof = read_out(Some(&honest)).expect("the guide's proof");
+        assert_eq!(proof.nodes.len(), stored.nodes.len());
+        let tree = ProofTree::read(&proof).unwrap();
+        assert!(tree.holds(&mut board.clone(), Color::Black));
+
+        // A guide whose proof does not hold on the board: a "five" on an empty corner.
+        let mut wrong = stored.clone();
+        wrong.nodes = vec![ProofNode::Vcf {
+            line: vec!["a1".to_string()],
+        }];
+        wrong.root = 0;
+        let liar = Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(wrong.clone()));
+        assert!(read_out(Some(&liar)).is_err(), "a wrong proof was taken");
+        // Nor is a proof for the other side taken.
+        let mut white = stored.clone();
+        white.attacker = Color::White;
+        let other = Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(white.clone()));
+        assert!(read_out(Some(&other)).is_err(), "White's proof was taken");
+
+        // A defender node the guide stood in for: White to move after Black's f10, the VCT's
+        // first move.
+        let mut after = board.clone();
+        after.play("f10".parse().unwrap()).unwrap();
+        let stored = crate::solve::solve(&after, &SolveOptions::default(), &mut |_| {})
+            .proof
+            .expect("a loss");
+        assert_eq!(stored.attacker, Color::Black);
+        let read_out = |guide: Option<&Known>| {
+            let mut p = prover_below_root(&after, Color::Black, &options);
+            let key = p.board.canonical().key;
+            p.store(key, Entry::PROVED);
+            extract(&mut p, guide)
+        };
+        assert!(read_out(None).is_err(), "proved with no nodes and no guide");
+        let honest = {
+            let stored = stored.clone();
+            Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(stored.clone()))
+        };
+        let proof = read_out(Some(&honest)).expect("the guide's proof");
+        assert!(matches!(proof.nodes[proof.root], ProofNode::Replies { .. }));
+        assert_eq!(proof.nodes.len(), stored.nodes.len());
     }
 
     /// A proved node's proof is read from the table, to lend to its siblings, only if all of

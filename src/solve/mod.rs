@@ -28,8 +28,10 @@
 //!   proof that does not hold there proves nothing, so this prunes nothing unchecked;
 //! - a position below the root that the guide ([`SolveOptions::known`], a book's database)
 //!   says is won is taken as settled, proved or disproved, during the search only: the proof
-//!   is read out without the guide, searching again where it stood in, so what the guide says
-//!   is never part of a proof.
+//!   is read out without the guide's word. Where it stood in, the guide's own proof of the
+//!   position is taken in once the rules replay it on the board (as a lent proof is), and
+//!   failing that the position is searched again, so what the guide says is never part of a
+//!   proof unchecked.
 //!
 //! Outside `full_width` mode the attacker's moves are narrowed to points within two steps of a
 //! stone. Narrowing makes a proof harder, never wrong, but then a failed search proves nothing:
@@ -102,8 +104,10 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// Positions proved elsewhere (a book's database), which the search takes as settled
     /// below the root: a guide, never a proof. The proof read out of a search is built
-    /// without it, searching again where it stood in, so a wrong guide costs nodes and never
-    /// makes a wrong result. Ignored with `full_width`, where a draw is concluded from two
+    /// without its word: where it stood in, the guide's own proof of the position
+    /// ([`Known::with_proofs`]) is taken in once the rules replay it on the board, and failing
+    /// that the position is searched again, so a wrong guide costs nodes and never makes a
+    /// wrong result. Ignored with `full_width`, where a draw is concluded from two
     /// disproofs, which leave no proof to read out.
     pub known: Option<Known>,
     /// Search for this side's win only, not for the other's: for positions whose winner is
@@ -114,13 +118,55 @@ pub struct SolveOptions {
     pub attacker: Option<Color>,
 }
 
-/// A guide for the search: the side a position is proved won for elsewhere, if it is known
-/// (see [`SolveOptions::known`]).
+/// A guide for the search: the side a position is proved won for elsewhere, if it is known,
+/// and, where it can give one, that proof (see [`SolveOptions::known`]).
 #[derive(Clone)]
-pub struct Known(pub Arc<WinnerOf>);
+pub struct Known {
+    winner: Arc<WinnerOf>,
+    proof: Option<Arc<ProofOf>>,
+}
 
 /// What a [`Known`] guide asks of a position: the side it is proved won for, if known.
 pub type WinnerOf = dyn Fn(&Board) -> Option<Color> + Send + Sync;
+
+/// What a [`Known`] guide may also give: a position's proof, in the board's orientation.
+pub type ProofOf = dyn Fn(&Board) -> Option<Proof> + Send + Sync;
+
+impl Known {
+    /// A guide that gives the winner of the positions it knows, and no proofs.
+    pub fn new(winner: impl Fn(&Board) -> Option<Color> + Send + Sync + 'static) -> Known {
+        Known {
+            winner: Arc::new(winner),
+            proof: None,
+        }
+    }
+
+    /// The same guide, giving the proofs of the positions it knows too: where the guide stood
+    /// in for a search, the proof read out takes the guide's proof of the position (once it
+    /// is seen to hold on the board) instead of searching the position again.
+    #[must_use]
+    pub fn with_proofs(
+        self,
+        proof: impl Fn(&Board) -> Option<Proof> + Send + Sync + 'static,
+    ) -> Known {
+        Known {
+            proof: Some(Arc::new(proof)),
+            ..self
+        }
+    }
+
+    /// The side `board`'s position is proved won for, if the guide knows.
+    #[must_use]
+    pub fn winner(&self, board: &Board) -> Option<Color> {
+        (self.winner)(board)
+    }
+
+    /// The guide's proof of `board`'s position, in `board`'s orientation, if it gives one.
+    #[must_use]
+    pub fn proof(&self, board: &Board) -> Option<Proof> {
+        self.proof.as_ref().and_then(|proof| proof(board))
+    }
+}
 
 impl std::fmt::Debug for Known {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

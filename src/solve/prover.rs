@@ -245,7 +245,7 @@ impl<'a> Prover<'a> {
         if self.at_root() || self.full_width {
             return None;
         }
-        let winner = (self.known?.0)(&self.board)?;
+        let winner = self.known?.winner(&self.board)?;
         Some(if winner == self.attacker {
             Entry::PROVED
         } else {
