@@ -79,16 +79,24 @@ fn graft(tree: &ProofTree, id: usize, nodes: &mut Vec<TreeNode>) -> TreeNode {
 /// proved by a VCT found in another orientation (a symmetric image), with another VCF table,
 /// or from leaf-table entries since dropped, which this search misses within the same
 /// budget: a larger one is tried before the node is searched again (narrowed, a new search
-/// may not find a win a VCT found).
+/// may not find a win a VCT found). Where the leaf table holds the VCT as won but cannot
+/// rebuild its tree (the entries below it dropped to make room, and not found again within
+/// the budget), a VCT search from an empty table, with a larger budget still, rebuilds it:
+/// searching the node again would only meet the same won entry.
 fn leaf_vct(p: &mut Prover<'_>) -> Result<Option<ProofTree>, Stopped> {
-    if let (true, Some(tree)) = p.find_vct(true)? {
+    let (won, tree) = p.find_vct(true)?;
+    if let (true, Some(tree)) = (won, tree) {
         return Ok(Some(tree));
     }
     if p.at_root() || p.vct_nodes == 0 {
         return Ok(None);
     }
     let budget = p.vct_nodes.saturating_mul(EXTRACTION_VCT_SHARE);
-    Ok(p.vct_within(budget, super::leaves::VctRun::Leaf, true)?.1)
+    let (won_again, tree, _) = p.vct_within(budget, super::leaves::VctRun::Leaf, true)?;
+    if tree.is_some() || !(won || won_again) {
+        return Ok(tree);
+    }
+    p.fresh_vct(budget.saturating_mul(EXTRACTION_VCT_SHARE))
 }
 
 /// The guide's own proof of the current position, where the guide stood in for a search of
@@ -207,7 +215,15 @@ fn attacker_node(
             }
             p.forget();
             p.ensure_proved()?;
-            proved_move(p)?.ok_or(Stopped)?
+            match proved_move(p)? {
+                Some(play) => play,
+                // Proved again by its own expansion, by a VCT the leaf table holds as won:
+                // its tree.
+                None => {
+                    let tree = leaf_vct(p)?.ok_or(Stopped)?;
+                    return Ok(graft(&tree, id, nodes));
+                }
+            }
         }
     };
     p.board.play_unchecked(play);
@@ -310,6 +326,50 @@ mod tests {
         // The VCT's tree, grafted whole in place of the root.
         assert!(matches!(proof.nodes[proof.root], ProofNode::Move { .. }));
         assert_eq!(proof.nodes.len(), tree.nodes.len());
+    }
+
+    /// A node whose VCT the leaf table holds as won, with the entries below it dropped (as a
+    /// table that made room drops them), is read out by a VCT search from an empty table: the
+    /// table alone would say won and give no tree, however large the budget.
+    #[test]
+    fn a_vct_the_leaf_table_holds_as_won_without_its_tree_is_searched_afresh() {
+        let board = vct_example(Color::Black);
+        // A leaf budget of 20 nodes: 1,280 with the read-out's share, 81,920 afresh.
+        let options = SolveOptions {
+            vct_nodes: Some(20),
+            ..SolveOptions::default()
+        };
+        let mut p = prover_below_root(&board, Color::Black, &options);
+        let (won, tree, _) = p
+            .vct_within(100_000, super::super::leaves::VctRun::Leaf, true)
+            .unwrap();
+        assert!(won && tree.is_some());
+        let at = p.board.clone();
+        p.leaf_vct.keep_only(&at);
+        assert_eq!(p.leaf_vct.len(), 1);
+        assert!(
+            matches!(p.find_vct(true), Ok((true, None))),
+            "the table says won and gives no tree"
+        );
+        // Nor does the larger budget the read-out gives first rebuild it.
+        p.leaf_vct.keep_only(&at);
+        let budget = 20 * EXTRACTION_VCT_SHARE;
+        assert!(matches!(
+            p.vct_within(budget, super::super::leaves::VctRun::Leaf, true),
+            Ok((true, None, _))
+        ));
+        p.leaf_vct.keep_only(&at);
+        let tree = leaf_vct(&mut p).unwrap().expect("found afresh");
+        assert!(tree.holds(&mut p.board, Color::Black));
+        // And read out as the proof of a node the table holds as proved.
+        let key = p.board.canonical().key;
+        p.store(key, Entry::PROVED);
+        let proof = extract(&mut p, None).unwrap();
+        assert!(
+            ProofTree::read(&proof)
+                .unwrap()
+                .holds(&mut p.board, Color::Black)
+        );
     }
 
     /// Where the guide stood in for a search (the table holds the node proved, with no move

@@ -188,6 +188,16 @@ impl<'a> Prover<'a> {
         Ok((found.won, found.tree, found.exhausted))
     }
 
+    /// The attacker's VCT within `budget` nodes, searched from an empty leaf table, and its
+    /// proof: for the read-out, where the leaf table holds a VCT as won but cannot rebuild its
+    /// tree. The leaf table is kept as it was.
+    pub(super) fn fresh_vct(&mut self, budget: u64) -> Result<Option<ProofTree>, Stopped> {
+        let kept = std::mem::take(&mut self.leaf_vct);
+        let found = self.vct_within(budget, VctRun::Leaf, true);
+        self.leaf_vct = kept;
+        Ok(found?.1)
+    }
+
     /// The null-move threat at an AND node without a VCF certificate: the attacker's proof were
     /// the defender to pass, and the defender's replies it does not answer (sorted). The proof
     /// is one lent to the pass position before (by an earlier visit, or a transposition), or

@@ -307,6 +307,21 @@ pub(crate) struct Proved {
 #[derive(Default)]
 pub(crate) struct VctTable(super::ZobristMap<Entry>);
 
+#[cfg(test)]
+impl VctTable {
+    /// Keeps only the entry of `board`'s position (its side to move the attacker, no depth
+    /// bound): a proved root whose entries below were dropped.
+    pub(crate) fn keep_only(&mut self, board: &Board) {
+        let key = board.hash() ^ depth_key(None);
+        self.0.retain(|&k, _| k == key);
+    }
+
+    /// The number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// A VCT search for `attacker`, to move on `board` with no five on it, as a leaf evaluator for
 /// another search: VCF failures go to (and come from) the caller's `vcf_table`, and with `tree`
 /// the proof is rebuilt from the search's table. The search starts from `table` and leaves its
