@@ -338,7 +338,9 @@ impl Builder {
     pub fn settled(&self) -> Settled {
         Settled {
             db: Arc::new(self.db.clone()),
-            index: self.index.clone(),
+            index: Index {
+                nodes: self.index.clone(),
+            },
         }
     }
 
@@ -347,7 +349,7 @@ impl Builder {
     pub fn into_settled(self) -> Settled {
         Settled {
             db: Arc::new(self.db),
-            index: self.index,
+            index: Index { nodes: self.index },
         }
     }
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Cell, Certificate, Database, Node, PositionKey};
+use super::{Cell, Certificate, Database, Index, Node};
 use crate::proof::{self, Proof, ProofNode, names};
 use crate::rules::{Board, Color, Defence, Point, Symmetry};
 
@@ -20,25 +20,15 @@ use crate::rules::{Board, Color, Defence, Point, Symmetry};
 #[derive(Debug)]
 pub struct Settled {
     pub(super) db: Arc<Database>,
-    /// Canonical key to node and the symmetry from the node's stored orientation onto the
-    /// canonical image, as [`super::Index`] keeps them.
-    pub(super) index: HashMap<PositionKey, (u32, Symmetry)>,
+    pub(super) index: Index,
 }
 
 impl Settled {
-    /// The node of `board`'s position, and the symmetry that maps its stored orientation onto
-    /// `board`'s.
-    fn node_of(&self, board: &Board) -> Option<(u32, Symmetry)> {
-        let (key, symmetry) = PositionKey::of(board);
-        let &(node, to_canonical) = self.index.get(&key)?;
-        Some((node, symmetry.inverse().after(to_canonical)))
-    }
-
     /// The side `board`'s position is proved won for, if it is stored (in any symmetric
     /// form). A five on the board is not a position a search asks about: `None`.
     #[must_use]
     pub fn winner(&self, board: &Board) -> Option<Color> {
-        let (n, _) = self.node_of(board)?;
+        let (n, _) = self.index.get(board)?;
         self.db.nodes.get(n as usize)?.winner(board.to_move())
     }
 
@@ -47,8 +37,8 @@ impl Settled {
     /// proof does not play out on the board (a damaged database: the checker reports those).
     #[must_use]
     pub fn proof(&self, board: &Board) -> Option<Proof> {
-        let winner = self.winner(board)?;
-        let (n, frame) = self.node_of(board)?;
+        let (n, frame) = self.index.get(board)?;
+        let winner = self.db.nodes.get(n as usize)?.winner(board.to_move())?;
         let mut writer = Writer {
             db: &self.db,
             nodes: Vec::new(),

@@ -300,7 +300,7 @@ fn pass_certificate(p: &mut Prover<'_>) -> Option<(ProofTree, Vec<Point>)> {
 mod tests {
     use super::*;
     use crate::proof::ProofNode;
-    use crate::rules::Color;
+    use crate::rules::{Board, Color};
     use crate::solve::tests::{prover_below_root, small_leaf_budget, vct_example};
     use crate::solve::{Entry, Known, SolveOptions};
     use crate::threat::Limits;
@@ -372,6 +372,24 @@ mod tests {
         );
     }
 
+    /// A guide that knows every position as won for Black, with `proof` as its proof.
+    fn guide_with(proof: Proof) -> Known {
+        Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(proof.clone()))
+    }
+
+    /// The proof of `board`'s position, for Black, read out where the table holds it proved
+    /// with no move to show (as where the guide stood in), with `guide`'s proofs.
+    fn read_out_as_guided(
+        board: &Board,
+        options: &SolveOptions,
+        guide: Option<&Known>,
+    ) -> Result<Proof, Stopped> {
+        let mut p = prover_below_root(board, Color::Black, options);
+        let key = p.board.canonical().key;
+        p.store(key, Entry::PROVED);
+        extract(&mut p, guide)
+    }
+
     /// Where the guide stood in for a search (the table holds the node proved, with no move
     /// to show), the read-out takes the guide's own proof, once it holds on the board, rather
     /// than search again; a guide proof that does not hold there proves nothing, and the node
@@ -392,18 +410,10 @@ mod tests {
             },
             ..SolveOptions::default()
         };
-        let read_out = |guide: Option<&Known>| {
-            let mut p = prover_below_root(&board, Color::Black, &options);
-            let key = p.board.canonical().key;
-            p.store(key, Entry::PROVED);
-            extract(&mut p, guide)
-        };
+        let read_out = |guide: Option<&Known>| read_out_as_guided(&board, &options, guide);
         assert!(read_out(None).is_err(), "proved with no nodes and no guide");
 
-        let honest = {
-            let stored = stored.clone();
-            Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(stored.clone()))
-        };
+        let honest = guide_with(stored.clone());
         let proof = read_out(Some(&honest)).expect("the guide's proof");
         assert_eq!(proof.nodes.len(), stored.nodes.len());
         let tree = ProofTree::read(&proof).unwrap();
@@ -415,13 +425,17 @@ mod tests {
             line: vec!["a1".to_string()],
         }];
         wrong.root = 0;
-        let liar = Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(wrong.clone()));
-        assert!(read_out(Some(&liar)).is_err(), "a wrong proof was taken");
+        assert!(
+            read_out(Some(&guide_with(wrong))).is_err(),
+            "a wrong proof was taken"
+        );
         // Nor is a proof for the other side taken.
         let mut white = stored.clone();
         white.attacker = Color::White;
-        let other = Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(white.clone()));
-        assert!(read_out(Some(&other)).is_err(), "White's proof was taken");
+        assert!(
+            read_out(Some(&guide_with(white))).is_err(),
+            "White's proof was taken"
+        );
 
         // A defender node the guide stood in for: White to move after Black's f10, the VCT's
         // first move.
@@ -431,18 +445,9 @@ mod tests {
             .proof
             .expect("a loss");
         assert_eq!(stored.attacker, Color::Black);
-        let read_out = |guide: Option<&Known>| {
-            let mut p = prover_below_root(&after, Color::Black, &options);
-            let key = p.board.canonical().key;
-            p.store(key, Entry::PROVED);
-            extract(&mut p, guide)
-        };
+        let read_out = |guide: Option<&Known>| read_out_as_guided(&after, &options, guide);
         assert!(read_out(None).is_err(), "proved with no nodes and no guide");
-        let honest = {
-            let stored = stored.clone();
-            Known::new(|_| Some(Color::Black)).with_proofs(move |_| Some(stored.clone()))
-        };
-        let proof = read_out(Some(&honest)).expect("the guide's proof");
+        let proof = read_out(Some(&guide_with(stored.clone()))).expect("the guide's proof");
         assert!(matches!(proof.nodes[proof.root], ProofNode::Replies { .. }));
         assert_eq!(proof.nodes.len(), stored.nodes.len());
     }
