@@ -28,8 +28,15 @@ impl Settled {
     /// form). A five on the board is not a position a search asks about: `None`.
     #[must_use]
     pub fn winner(&self, board: &Board) -> Option<Color> {
-        let (n, _) = self.index.get(board)?;
-        self.db.nodes.get(n as usize)?.winner(board.to_move())
+        self.stored(board).map(|(_, _, winner)| winner)
+    }
+
+    /// `board`'s node, the symmetry from its stored orientation onto `board`'s, and the side
+    /// that wins it.
+    fn stored(&self, board: &Board) -> Option<(u32, Symmetry, Color)> {
+        let (n, frame) = self.index.get(board)?;
+        let winner = self.db.nodes.get(n as usize)?.winner(board.to_move())?;
+        Some((n, frame, winner))
     }
 
     /// The stored proof of `board`'s position, in `board`'s orientation, as a proof that the
@@ -37,8 +44,7 @@ impl Settled {
     /// proof does not play out on the board (a damaged database: the checker reports those).
     #[must_use]
     pub fn proof(&self, board: &Board) -> Option<Proof> {
-        let (n, frame) = self.index.get(board)?;
-        let winner = self.db.nodes.get(n as usize)?.winner(board.to_move())?;
+        let (n, frame, winner) = self.stored(board)?;
         let mut writer = Writer {
             db: &self.db,
             nodes: Vec::new(),
