@@ -9,7 +9,7 @@ pub mod solve;
 
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::Global;
 
@@ -62,4 +62,51 @@ pub fn spinner(global: &Global) -> Option<indicatif::ProgressBar> {
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     })
+}
+
+/// Seconds between the progress lines of long work whose stderr is not a terminal (a log file
+/// or a pipe, as under Slurm), where no spinner shows.
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// A clock for progress lines in a log: due once every `every`, counted from its start.
+pub struct Every {
+    every: Duration,
+    last: Instant,
+}
+
+impl Every {
+    pub fn new(every: Duration) -> Every {
+        Every {
+            every,
+            last: Instant::now(),
+        }
+    }
+
+    /// Whether `every` has passed since the start or the last time this said so.
+    pub fn due(&mut self) -> bool {
+        if self.last.elapsed() < self.every {
+            return false;
+        }
+        self.last = Instant::now();
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_is_due_once_each_period() {
+        let mut hourly = Every::new(Duration::from_secs(3600));
+        assert!(!hourly.due(), "not due before its first period has passed");
+        let mut always = Every::new(Duration::ZERO);
+        assert!(always.due());
+        assert!(always.due());
+        let mut short = Every::new(Duration::from_millis(30));
+        assert!(!short.due());
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(short.due());
+        assert!(!short.due(), "due again only after another period");
+    }
 }

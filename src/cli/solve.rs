@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::Global;
 use crate::cli::search::interrupted;
+use crate::cli::{Every, LOG_EVERY};
 
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
@@ -227,8 +228,8 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     db_error.map_or(Ok(()), Err)
 }
 
-/// Solves `board` on all the threads asked for, with a progress bar on a terminal; the
-/// solution and the seconds it took.
+/// Solves `board` on all the threads asked for, with a progress bar on a terminal (a line a
+/// minute in a log); the solution and the seconds it took.
 fn solve_with_spinner(
     board: &Board,
     args: &SolveArgs,
@@ -238,10 +239,20 @@ fn solve_with_spinner(
     let threads = crate::cli::threads_of(args.threads);
     let solve_options = solve_options(args, args.memory, threads, known);
     let bar = crate::cli::spinner(global);
+    // Without a terminal for the spinner, a progress line goes to stderr now and then: a
+    // search at a large budget runs for hours, in a log.
+    let mut log = (bar.is_none() && !global.quiet).then(|| Every::new(LOG_EVERY));
     let start = Instant::now();
     let solution = solve(board, &solve_options, &mut |p| {
         if let Some(bar) = &bar {
             bar.set_message(progress_line(p, start.elapsed().as_secs_f64()));
+        } else if let Some(log) = &mut log
+            && log.due()
+        {
+            eprintln!(
+                "progress: {}",
+                progress_line(p, start.elapsed().as_secs_f64())
+            );
         }
     });
     if let Some(bar) = bar {
