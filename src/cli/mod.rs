@@ -65,7 +65,8 @@ pub fn spinner(global: &Global) -> Option<indicatif::ProgressBar> {
 }
 
 /// Seconds between the progress lines of long work whose stderr is not a terminal (a log file
-/// or a pipe, as under Slurm), where no spinner shows.
+/// or a pipe, as under Slurm), where no spinner shows: `solve`'s, and `book work`'s report on
+/// each search under way.
 pub const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// A clock for progress lines in a log: due once every `every`, counted from its start.

@@ -20,10 +20,6 @@ use crate::cli::search::interrupted;
 use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
 
-/// How often `book work` reports on each search under way: a unit at a doubled budget runs
-/// for hours, and a Slurm log should show it alive.
-const WORK_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(60);
-
 pub(super) fn plan(
     path: &Path,
     (shards, per_shard): (u32, u32),
@@ -171,8 +167,9 @@ pub(super) fn work(
     let running = |p: &UnitPosition, r: &Running| {
         eprintln!("work: {}", running_line(&p.line, r));
     };
+    // A unit at a doubled budget runs for hours, and a Slurm log should show it alive.
     let heartbeat = Heartbeat {
-        every: WORK_HEARTBEAT,
+        every: crate::cli::LOG_EVERY,
         report: &running,
     };
     let results = unit
