@@ -41,10 +41,27 @@ pub fn directory_of(path: &Path) -> &Path {
 /// # Errors
 /// Any I/O error from creating, writing, syncing or renaming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Writes to `path` atomically what `write` writes to the writer it is given (buffered), for
+/// a file too large to build in memory first. If `write` fails, `path` is left as it was.
+///
+/// # Errors
+/// The error of `write`, or any I/O error from creating, writing, syncing or renaming the
+/// file.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let path = &*target(path);
     let dir = directory_of(path);
     let mut tmp = temporary_for(path)?;
-    tmp.write_all(bytes)?;
+    {
+        let mut out = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
     // The temporary file is private (0600); the file written gets the permissions of the one
     // it replaces, or those of an ordinary new file.
     if let Some(permissions) = std::fs::metadata(path)

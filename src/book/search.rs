@@ -281,6 +281,7 @@ pub(super) fn search(
         threads: Some(1),
         known: options.known.clone(),
         attacker,
+        ..SolveOptions::default()
     };
     let solution = solve(board, &solve_options, progress);
     let stopped = options.interrupted_or_called_off();

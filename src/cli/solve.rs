@@ -3,6 +3,7 @@
 //! solves many positions in parallel and prints one JSON line each.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -10,14 +11,16 @@ use anyhow::{Context, Result};
 use clap::Args;
 use renju::notation::{self, PositionOptions};
 use renju::rules::{Board, Color, Point};
-use renju::solve::{DEFAULT_MEMORY_MB, Known, Progress, Solution, SolveOptions, Verdict, solve};
+use renju::solve::{
+    DEFAULT_MEMORY_MB, Known, Progress, SearchState, Solution, SolveOptions, Verdict, solve,
+};
 use renju::threat::Limits;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::Global;
 use crate::cli::search::interrupted;
 use crate::cli::{Every, LOG_EVERY};
+use crate::{Global, input_error};
 
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
@@ -69,6 +72,18 @@ pub struct SolveArgs {
     /// proved as ever; anything else is `unknown`. Not with --full-width.
     #[arg(long, value_name = "COLOR", conflicts_with = "full_width")]
     attacker: Option<Color>,
+    /// Keep the search in FILE, to go on with it in a later run: if FILE exists, the search
+    /// goes on from it (it must be of the same position, --attacker and --vct-nodes); when a
+    /// limit, Ctrl-C or SIGTERM stops the search, its table is written to FILE (atomically)
+    /// for the next run. Needs --attacker. The file is about as large as the table (up to
+    /// --memory).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "attacker",
+        conflicts_with = "batch"
+    )]
+    state: Option<PathBuf>,
     /// Solve every position of FILE (`-` for standard input) in parallel: JSON lines
     /// `{"id":..,"position":..,"to_move":..}` or one position per line. Prints one JSON result
     /// per line, in input order.
@@ -99,6 +114,22 @@ struct Answer {
     note: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     db: Option<&'static str>,
+    /// With --state, what was read from and written to the state file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<StateReport>,
+}
+
+/// What `--state` did.
+#[derive(Clone, Serialize)]
+struct StateReport {
+    file: String,
+    /// Entries the search went on from (0 for a new state).
+    resumed_entries: u64,
+    /// Nodes searched by the earlier runs of the search.
+    nodes_before: u64,
+    /// Entries written at the end; `null` when the search ended with a result, or could not
+    /// go on, and the file was left as it was.
+    written_entries: Option<u64>,
 }
 
 /// The progress bar's message: nodes, nodes per second, the root's proof and disproof numbers
@@ -143,7 +174,106 @@ fn solve_options(
         threads: Some(threads),
         known: known.cloned(),
         attacker: args.attacker,
+        resume: None,
+        keep_state: args.state.is_some(),
     }
+}
+
+/// The search state `--state` names, locked for this run, and what it holds: `None` for a
+/// file that does not exist yet. A state of another search is an input error.
+fn open_state(
+    path: &Path,
+    board: &Board,
+    options: &SolveOptions,
+    quiet: bool,
+) -> Result<(renju::atomic::UpdateLock, Option<Arc<SearchState>>)> {
+    let lock = renju::atomic::try_lock_for_update(path)
+        .with_context(|| format!("cannot lock the search state `{}`", path.display()))?
+        .ok_or_else(|| {
+            input_error(format!(
+                "the search state `{}` is in use by another renju process",
+                path.display()
+            ))
+        })?;
+    if !path.exists() {
+        if !quiet {
+            eprintln!(
+                "state: `{}` does not exist yet: the search starts afresh",
+                path.display()
+            );
+        }
+        return Ok((lock, None));
+    }
+    let start = Instant::now();
+    let state = SearchState::read(path)
+        .and_then(|state| state.fits(board, options).map(|()| state))
+        .map_err(|e| {
+            input_error(format!(
+                "cannot go on from the search state `{}`: {e}",
+                path.display()
+            ))
+        })?;
+    if !quiet {
+        let h = state.header();
+        eprintln!(
+            "state: going on from `{}`: {} entries, {} nodes in {} run{} (read in {:.1} s)",
+            path.display(),
+            h.entries,
+            h.nodes,
+            h.runs,
+            if h.runs == 1 { "" } else { "s" },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok((lock, Some(Arc::new(state))))
+}
+
+/// Writes the state of a search a limit stopped to `path`; what to report. Without a state
+/// (a result, or a search that ended), the file is left as it was.
+fn save_state(
+    path: &Path,
+    resumed: Option<&SearchState>,
+    solution: &Solution,
+    quiet: bool,
+) -> (StateReport, Option<anyhow::Error>) {
+    let mut report = StateReport {
+        file: path.display().to_string(),
+        resumed_entries: resumed.map_or(0, |s| s.header().entries),
+        nodes_before: resumed.map_or(0, |s| s.header().nodes),
+        written_entries: None,
+    };
+    let Some(state) = &solution.state else {
+        if !quiet {
+            eprintln!(
+                "state: `{}` left as it was: the search ended ({})",
+                path.display(),
+                solution.note.unwrap_or("with a result")
+            );
+        }
+        return (report, None);
+    };
+    let start = Instant::now();
+    if let Err(e) = state.write(path) {
+        let error = anyhow::Error::new(e).context(format!(
+            "cannot write the search state `{}`",
+            path.display()
+        ));
+        return (report, Some(error));
+    }
+    let h = state.header();
+    report.written_entries = Some(h.entries);
+    if !quiet {
+        eprintln!(
+            "state: wrote `{}`: {} entries, {} nodes in {} run{} (written in {:.1} s)",
+            path.display(),
+            h.entries,
+            h.nodes,
+            h.runs,
+            if h.runs == 1 { "" } else { "s" },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    (report, None)
 }
 
 /// The guide `--guide` names: every position of the database, with its winner. The database
@@ -170,6 +300,7 @@ fn answer(id: Option<Value>, board: &Board, solution: &Solution, seconds: f64) -
         proof_nodes: solution.proof.as_ref().map_or(0, |p| p.nodes.len()),
         note: solution.note,
         db: None,
+        state: None,
     }
 }
 
@@ -200,7 +331,32 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     }
     let board = crate::read_position_text(position, &options)?;
     let known = guide_of(args, &options)?;
-    let (solution, seconds) = solve_with_spinner(&board, args, known.as_ref(), global);
+    let threads = crate::cli::threads_of(args.threads);
+    let mut solve_options = solve_options(args, args.memory, threads, known.as_ref());
+    let state = match &args.state {
+        Some(path) => {
+            if let Some(proof) = &args.proof {
+                crate::cli::distinct_output(proof, "--proof", path, "search state")?;
+            }
+            if let Some(db) = &args.db {
+                crate::cli::distinct_output(db, "--db", path, "search state")?;
+            }
+            let (lock, resumed) = open_state(path, &board, &solve_options, global.quiet)?;
+            solve_options.resume = resumed;
+            Some((path, lock))
+        }
+        None => None,
+    };
+    let (solution, seconds) = solve_with_spinner(&board, &solve_options, global);
+    let resumed = solve_options.resume.take();
+    let (state_report, state_error) = match &state {
+        Some((path, _)) => {
+            let (report, error) = save_state(path, resumed.as_deref(), &solution, global.quiet);
+            (Some(report), error)
+        }
+        None => (None, None),
+    };
+    drop(state);
     if let (Some(path), Some(proof)) = (&args.proof, &solution.proof) {
         let mut text = serde_json::to_vec(proof)?;
         text.push(b'\n');
@@ -211,6 +367,7 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     let (db, db_error) = add_to_db(args, &solution, global.quiet);
     let answer = Answer {
         db,
+        state: state_report,
         ..answer(None, &board, &solution, seconds)
     };
     if global.json {
@@ -225,25 +382,22 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         };
         eprintln!("note: no proof written: {why}");
     }
-    db_error.map_or(Ok(()), Err)
+    db_error.or(state_error).map_or(Ok(()), Err)
 }
 
 /// Solves `board` on all the threads asked for, with a progress bar on a terminal (a line a
 /// minute in a log); the solution and the seconds it took.
 fn solve_with_spinner(
     board: &Board,
-    args: &SolveArgs,
-    known: Option<&Known>,
+    solve_options: &SolveOptions,
     global: &Global,
 ) -> (Solution, f64) {
-    let threads = crate::cli::threads_of(args.threads);
-    let solve_options = solve_options(args, args.memory, threads, known);
     let bar = crate::cli::spinner(global);
     // Without a terminal for the spinner, a progress line goes to stderr now and then: a
     // search at a large budget runs for hours, in a log.
     let mut log = (bar.is_none() && !global.quiet).then(|| Every::new(LOG_EVERY));
     let start = Instant::now();
-    let solution = solve(board, &solve_options, &mut |p| {
+    let solution = solve(board, solve_options, &mut |p| {
         if let Some(bar) = &bar {
             bar.set_message(progress_line(p, start.elapsed().as_secs_f64()));
         } else if let Some(log) = &mut log
@@ -393,6 +547,7 @@ fn unsearched(id: Value, board: &Board) -> Answer {
         proof_nodes: 0,
         note: Some("stopped (Ctrl-C or SIGTERM) before this position was searched"),
         db: None,
+        state: None,
     }
 }
 

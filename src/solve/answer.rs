@@ -18,7 +18,8 @@ const LAGGING_SHARE: u64 = 16;
 
 use super::table::Table;
 use super::{
-    MAX_SLICE, PROGRESS_EVERY, Progress, Prover, Solution, SolveOptions, Verdict, extract, settled,
+    MAX_SLICE, PROGRESS_EVERY, Progress, Prover, SearchState, Solution, SolveOptions, Verdict,
+    extract, settled,
 };
 
 /// How the search over `tables` is going: `nodes` in all, the root's numbers.
@@ -54,6 +55,13 @@ pub fn solve(
         // of the bound): with all of it, the replies measured took no fewer nodes, and one of
         // them was lost (`BENCHMARKS.md`).
         let mut prover = Prover::new(board, attacker, options, 2, (threads, threads), &searched);
+        let resumed = options
+            .resume
+            .as_deref()
+            .filter(|state| state.fits(board, options).is_ok());
+        if let Some(state) = resumed {
+            state.load_into(&mut prover);
+        }
         let verdict = if attacker == to_move {
             Verdict::Win
         } else {
@@ -63,7 +71,12 @@ pub fn solve(
             progress(&progress_of(&[&p.table], p.searched(), numbers));
         });
         return match result {
-            None => unknown(&prover, None, "stopped by a limit before a proof"),
+            None => Solution {
+                state: options
+                    .keep_state
+                    .then(|| SearchState::of(&prover, resumed.map(SearchState::header))),
+                ..unknown(&prover, None, "stopped by a limit before a proof")
+            },
             Some(true) => proved(prover, verdict, None, board, &read_out),
             Some(false) => unknown(&prover, None, NARROWED_OUT),
         };
@@ -236,6 +249,7 @@ fn decided(board: &Board) -> Option<Solution> {
         tt_entries: 0,
         proof: Some(Proof::decided(board, five.color)),
         note: None,
+        state: None,
     })
 }
 
@@ -278,6 +292,7 @@ fn without_proof(
         tt_entries: win.table.len() + loss.map_or(0, |l| l.table.len()),
         proof: None,
         note,
+        state: None,
     }
 }
 
@@ -338,5 +353,6 @@ pub(super) fn proved<'a>(
         tt_entries: prover.table.len() + other.map_or(0, |o| o.table.len()),
         proof: Some(proof),
         note: None,
+        state: None,
     }
 }

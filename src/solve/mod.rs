@@ -67,6 +67,7 @@ mod extract;
 mod leaves;
 mod prover;
 mod search;
+mod state;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -84,6 +85,7 @@ use table::Table;
 
 pub use crate::proof::{Proof, ProofNode};
 pub use answer::solve;
+pub use state::{SearchState, StateError, StateHeader};
 
 /// Options of a proof search.
 #[derive(Clone, Debug, Default)]
@@ -116,6 +118,14 @@ pub struct SolveOptions {
     /// is found; anything else is `unknown`, since a win of the other side is not looked for.
     /// Ignored with `full_width`, whose draws need both searches.
     pub attacker: Option<Color>,
+    /// A search to go on with ([`SearchState`], read from a file): its table is loaded before
+    /// the search starts. Only for the search it fits ([`SearchState::fits`]); otherwise
+    /// ignored. Sound whatever the table holds: it steers the search, and the proof is read
+    /// out by the rules.
+    pub resume: Option<Arc<SearchState>>,
+    /// Keep the search's table in [`Solution::state`] when an attacker-only search stops at a
+    /// limit, to go on with later.
+    pub keep_state: bool,
 }
 
 /// A guide for the search: the side a position is proved won for elsewhere, if it is known,
@@ -308,6 +318,9 @@ pub struct Solution {
     pub proof: Option<Proof>,
     /// Why the answer is `unknown`, when it is.
     pub note: Option<&'static str>,
+    /// With [`SolveOptions::keep_state`], the state of an attacker-only search that a limit
+    /// stopped, to go on with later.
+    pub state: Option<SearchState>,
 }
 
 /// The defender's own VCFs are looked for up to this many fours; a VCF found is a real win, so

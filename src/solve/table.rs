@@ -126,6 +126,14 @@ impl Table {
         self.entries.get(&key).map(|e| e.clone())
     }
 
+    /// A copy of every entry with its key (the kept moves are shared, not copied).
+    pub(super) fn entries(&self) -> Vec<(u64, Entry)> {
+        self.entries
+            .iter()
+            .map(|e| (*e.key(), e.value().clone()))
+            .collect()
+    }
+
     /// The proof and disproof numbers of `key`.
     pub(super) fn numbers(&self, key: u64) -> Option<(u32, u32)> {
         self.entries.get(&key).map(|e| (e.pn, e.dn))
@@ -228,6 +236,14 @@ impl Table {
         if let Some((_, old)) = self.entries.remove(&key) {
             self.release(entry_bytes(&old));
         }
+    }
+
+    /// Every proof kept to lend, with the key of the position and the frame.
+    pub(super) fn lent(&self) -> Vec<(u64, Arc<ProofTree>, Symmetry)> {
+        self.borrowed
+            .iter()
+            .map(|b| (*b.key(), b.value().0.clone(), b.value().1))
+            .collect()
     }
 
     /// The proof borrowed for `key`, with the frame it was found in.

@@ -10,6 +10,7 @@ mod cli_db;
 mod cli_search;
 mod cli_solve;
 mod cli_solve_batch;
+mod cli_solve_state;
 mod database;
 mod golden;
 mod ladder;

@@ -1,0 +1,636 @@
+//! A search kept between runs (`solve --state`): the transposition table of an attacker-only
+//! search ([`SolveOptions::attacker`]), written to a file when the search stops short of a
+//! result, and read back by a later run to go on where it stopped. A search of billions of
+//! nodes can then be spread over runs of a few hours each.
+//!
+//! Sound for the reason a guide is (`docs/search-state.md`): the table only steers the search.
+//! A proof is read out of it by the rules: at every defender node the replies are generated
+//! again from the board, and every leaf is a five, a VCF or a VCT found on the board, or a
+//! proof replayed on it; a node the table holds as proved but cannot show is searched again.
+//! An entry that is wrong (a state from another build, or a search with another guide) costs
+//! nodes, never a wrong result. A state is still refused for another position, another
+//! attacker or another leaf budget, where its numbers would mislead the search.
+//!
+//! The file (`docs/search-state.md`): the 8-byte magic `RENJU-SS`, the format version (u32,
+//! little-endian), the header's length (u32) and the header, then the entries, then a CRC-32
+//! of all the bytes before it. The header and each entry are bincode values (standard
+//! configuration: little-endian variable-length integers). Reading checks every length,
+//! point and the checksum, so a truncated or corrupted file is an error, never a panic.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use bincode::config::{self, Configuration, Limit};
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Board, Color, MAX_SIDE, Point, Rules, Size, Symmetry};
+use crate::threat::ProofTree;
+
+use super::{BORROWED_BYTES, Entry, Move, Prover, SolveOptions, TREE_NODE_BYTES};
+
+mod lent;
+
+/// The first 8 bytes of a state file.
+pub const MAGIC: [u8; 8] = *b"RENJU-SS";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// The most bytes a header or an entry may take: an entry holds at most one move per point.
+const RECORD_LIMIT: usize = 1 << 16;
+/// The most bytes a lent proof's tree may take.
+const TREE_LIMIT: usize = 1 << 26;
+
+fn records() -> Configuration<config::LittleEndian, config::Varint, Limit<RECORD_LIMIT>> {
+    config::standard().with_limit::<RECORD_LIMIT>()
+}
+
+fn trees() -> Configuration<config::LittleEndian, config::Varint, Limit<TREE_LIMIT>> {
+    config::standard().with_limit::<TREE_LIMIT>()
+}
+
+/// What a state is a search of, and how far it went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateHeader {
+    /// The rules and board of the position.
+    pub rules: Rules,
+    /// See `rules`.
+    pub size: Size,
+    /// The stones of the position, in the order played, as (file, rank) from zero.
+    pub stones: Vec<(u8, u8)>,
+    /// The side to move at the root.
+    pub to_move: Color,
+    /// The position's Zobrist key (side to move included).
+    pub hash: u64,
+    /// The side whose win is searched for.
+    pub attacker: Color,
+    /// The leaf VCT budget of the search ([`SolveOptions::vct_nodes`]).
+    pub vct_nodes: u64,
+    /// The root's own VCT search was searched to the end without a win: a run going on does
+    /// not search it again.
+    pub root_vct_done: bool,
+    /// Nodes searched by every run of this search so far.
+    pub nodes: u64,
+    /// Runs that searched it.
+    pub runs: u32,
+    /// Table entries in the file.
+    pub entries: u64,
+    /// Distinct proof trees the search kept to lend, in the file.
+    pub trees: u64,
+    /// Positions they are lent to.
+    pub lent: u64,
+    /// The program that wrote it (`renju` and its version).
+    pub written_by: String,
+}
+
+/// An entry on disk: key, numbers, and the moves (file, rank, numbers) of an expanded node.
+type Record = (u64, u32, u32, Option<Vec<(u8, u8, u32, u32)>>);
+
+/// A search's table, kept to go on with later.
+#[derive(Clone)]
+pub struct SearchState {
+    header: StateHeader,
+    entries: Vec<(u64, Entry)>,
+    /// The proofs kept to lend, each tree once.
+    trees: Vec<Arc<ProofTree>>,
+    /// The positions they are lent to: key, place in `trees`, frame.
+    lent: Vec<(u64, usize, Symmetry)>,
+}
+
+impl std::fmt::Debug for SearchState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchState")
+            .field("header", &self.header)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a state file cannot be read, or cannot go on with a search.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Reading or writing the file failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The file is not a state this build reads: wrong magic or version, truncated, or
+    /// corrupted.
+    #[error("not a search state this build reads: {0}")]
+    Format(String),
+    /// The state is of another search.
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+fn format_error(what: impl std::fmt::Display) -> StateError {
+    StateError::Format(what.to_string())
+}
+
+/// An error reading: the end of the file is a format error (the file is truncated).
+fn truncated(e: io::Error) -> StateError {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        format_error("the file ends early")
+    } else {
+        StateError::Io(e)
+    }
+}
+
+/// A reader that keeps the CRC-32 of what it reads.
+struct Summed<R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+}
+
+impl<R: Read> Read for Summed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// A writer that keeps the CRC-32 of what it writes.
+struct Summing<'w> {
+    inner: &'w mut dyn Write,
+    crc: crc32fast::Hasher,
+}
+
+impl Write for Summing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl SearchState {
+    /// What the state is a search of, and how far it went.
+    #[must_use]
+    pub fn header(&self) -> &StateHeader {
+        &self.header
+    }
+
+    /// The state of `prover`'s search after this run: its table, with the nodes and runs of
+    /// the state it went on from (`before`), if any.
+    pub(super) fn of(prover: &Prover<'_>, before: Option<&StateHeader>) -> SearchState {
+        let entries = prover.table.entries();
+        let (trees, lent) = lent::records(&prover.table.lent());
+        let lent: Vec<_> = lent
+            .into_iter()
+            .map(|(key, place, frame)| (key, place as usize, Symmetry::ALL[frame as usize]))
+            .collect();
+        let board = &prover.board;
+        SearchState {
+            header: StateHeader {
+                rules: board.rules(),
+                size: board.size(),
+                stones: board.moves().iter().map(|p| (p.x(), p.y())).collect(),
+                to_move: board.to_move(),
+                hash: board.hash(),
+                attacker: prover.attacker,
+                vct_nodes: prover.vct_nodes,
+                root_vct_done: !prover.root_vct_open,
+                nodes: before.map_or(0, |b| b.nodes) + prover.searched(),
+                runs: before.map_or(0, |b| b.runs) + 1,
+                entries: entries.len() as u64,
+                trees: trees.len() as u64,
+                lent: lent.len() as u64,
+                written_by: concat!("renju ", env!("CARGO_PKG_VERSION")).to_string(),
+            },
+            entries,
+            trees,
+            lent,
+        }
+    }
+
+    /// Whether a search of `board` with `options` can go on from this state.
+    ///
+    /// # Errors
+    /// [`StateError::Mismatch`], naming what differs: the rules, the position, the side to
+    /// move, the attacker ([`SolveOptions::attacker`], which a state needs), the leaf budget,
+    /// or full-width mode (which has no state).
+    pub fn fits(&self, board: &Board, options: &SolveOptions) -> Result<(), StateError> {
+        let h = &self.header;
+        let mismatch = |what: String| Err(StateError::Mismatch(what));
+        if options.full_width {
+            return mismatch("a full-width search does not go on from a state".into());
+        }
+        let Some(attacker) = options.attacker else {
+            return mismatch("a search goes on from a state only for one side's win".into());
+        };
+        if h.rules != board.rules() || h.size != board.size() {
+            return mismatch(format!(
+                "the state is for {} on {}, not {} on {}",
+                h.rules,
+                h.size,
+                board.rules(),
+                board.size()
+            ));
+        }
+        if h.hash != board.hash() || h.to_move != board.to_move() {
+            let stones: Vec<String> = h
+                .stones
+                .iter()
+                .map(|&(x, y)| Point::new(x, y).to_string())
+                .collect();
+            return mismatch(format!(
+                "the state is for another position: `{}`, {} to move",
+                stones.join(" "),
+                h.to_move
+            ));
+        }
+        if h.attacker != attacker {
+            return mismatch(format!(
+                "the state is of a search for {}'s win, not {}'s",
+                h.attacker, attacker
+            ));
+        }
+        let vct_nodes = options.vct_nodes.unwrap_or(super::DEFAULT_VCT_NODES);
+        if h.vct_nodes != vct_nodes {
+            return mismatch(format!(
+                "the state is of a search with --vct-nodes {}, not {vct_nodes}",
+                h.vct_nodes
+            ));
+        }
+        Ok(())
+    }
+
+    /// Puts the state's entries into `prover`'s table, which is new.
+    pub(super) fn load_into(&self, prover: &mut Prover<'_>) {
+        for (key, entry) in &self.entries {
+            // A state larger than this run's bound keeps its results (see `Table::store`);
+            // a table full of them stops the search at its first step.
+            prover.table.store(*key, entry.clone());
+        }
+        let mut counted = vec![false; self.trees.len()];
+        for &(key, place, frame) in &self.lent {
+            let tree = &self.trees[place];
+            // A tree's nodes count once, however many positions it is lent to.
+            let bytes = if std::mem::replace(&mut counted[place], true) {
+                BORROWED_BYTES
+            } else {
+                BORROWED_BYTES + tree.nodes.len() * TREE_NODE_BYTES
+            };
+            prover.table.lend(key, tree.clone(), frame, bytes);
+        }
+        if self.header.root_vct_done {
+            prover.root_vct_open = false;
+            prover.root_narrow = None;
+        }
+    }
+
+    /// Writes the state to `path`, atomically: a run killed while writing leaves the file
+    /// it would have replaced.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write(&self, path: &Path) -> Result<(), StateError> {
+        crate::atomic::write_atomic_with(path, |out| self.write_to(out))?;
+        Ok(())
+    }
+
+    fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        let encode_error = |e: bincode::error::EncodeError| io::Error::other(e.to_string());
+        let mut out = Summing {
+            inner: out,
+            crc: crc32fast::Hasher::new(),
+        };
+        let header =
+            bincode::serde::encode_to_vec(&self.header, records()).map_err(encode_error)?;
+        out.write_all(&MAGIC)?;
+        out.write_all(&VERSION.to_le_bytes())?;
+        let len = u32::try_from(header.len()).map_err(io::Error::other)?;
+        out.write_all(&len.to_le_bytes())?;
+        out.write_all(&header)?;
+        for (key, entry) in &self.entries {
+            let moves = entry.moves.as_ref().map(|m| {
+                m.iter()
+                    .map(|m| (m.point.x(), m.point.y(), m.pn, m.dn))
+                    .collect()
+            });
+            let record: Record = (*key, entry.pn, entry.dn, moves);
+            bincode::serde::encode_into_std_write(&record, &mut out, records())
+                .map_err(encode_error)?;
+        }
+        for tree in &self.trees {
+            bincode::serde::encode_into_std_write(lent::tree_record(tree), &mut out, trees())
+                .map_err(encode_error)?;
+        }
+        for &(key, place, frame) in &self.lent {
+            let record: lent::LentRecord = (key, place as u32, frame.index() as u8);
+            bincode::serde::encode_into_std_write(record, &mut out, records())
+                .map_err(encode_error)?;
+        }
+        let crc = out.crc.clone().finalize();
+        out.inner.write_all(&crc.to_le_bytes())
+    }
+
+    /// Reads the state at `path`.
+    ///
+    /// # Errors
+    /// [`StateError::Io`] if it cannot be read, [`StateError::Format`] if it is not a state
+    /// this build reads (another format or version, truncated, a point off the board, or a
+    /// checksum that does not match).
+    pub fn read(path: &Path) -> Result<SearchState, StateError> {
+        let file = std::fs::File::open(path)?;
+        SearchState::read_from(io::BufReader::with_capacity(1 << 20, file))
+    }
+
+    fn read_from(source: impl Read) -> Result<SearchState, StateError> {
+        let mut input = Summed {
+            inner: source,
+            crc: crc32fast::Hasher::new(),
+        };
+        let decode_error = |e: bincode::error::DecodeError| match e {
+            bincode::error::DecodeError::UnexpectedEnd { .. } => {
+                format_error("the file ends early")
+            }
+            bincode::error::DecodeError::Io { inner, .. } => truncated(inner),
+            other => format_error(format!("a record: {other}")),
+        };
+        let mut start = [0u8; 16];
+        input.read_exact(&mut start).map_err(truncated)?;
+        if start[..8] != MAGIC {
+            return Err(format_error("it does not start with `RENJU-SS`"));
+        }
+        let word =
+            |i: usize| u32::from_le_bytes([start[i], start[i + 1], start[i + 2], start[i + 3]]);
+        let version = word(8);
+        if version != VERSION {
+            return Err(format_error(format!(
+                "format version {version}, and this build reads version {VERSION}"
+            )));
+        }
+        let len = word(12) as usize;
+        if len > RECORD_LIMIT {
+            return Err(format_error(format!("a header of {len} bytes")));
+        }
+        let mut header = vec![0u8; len];
+        input.read_exact(&mut header).map_err(truncated)?;
+        let (header, used): (StateHeader, usize) =
+            bincode::serde::decode_from_slice(&header, records())
+                .map_err(|e| format_error(format!("its header: {e}")))?;
+        if used != len {
+            return Err(format_error("its header has bytes left over"));
+        }
+        let size = Size::new(u32::from(header.size.cols()), u32::from(header.size.rows()))
+            .map_err(|e| format_error(format!("its board: {e}")))?;
+        let on_board =
+            |x: u8, y: u8| x < size.cols() && y < size.rows() && x < MAX_SIDE && y < MAX_SIDE;
+        if !header.stones.iter().all(|&(x, y)| on_board(x, y)) {
+            return Err(format_error("a stone of its position is off the board"));
+        }
+        let mut entries =
+            Vec::with_capacity(usize::try_from(header.entries.min(1 << 20)).unwrap_or(0));
+        for _ in 0..header.entries {
+            let (key, pn, dn, moves): Record =
+                bincode::serde::decode_from_std_read(&mut input, records())
+                    .map_err(decode_error)?;
+            let moves = match moves {
+                None => None,
+                Some(moves) => {
+                    if !moves.iter().all(|&(x, y, _, _)| on_board(x, y)) {
+                        return Err(format_error("a move of an entry is off the board"));
+                    }
+                    Some(
+                        moves
+                            .into_iter()
+                            .map(|(x, y, pn, dn)| Move {
+                                point: Point::new(x, y),
+                                pn,
+                                dn,
+                            })
+                            .collect::<Arc<[Move]>>(),
+                    )
+                }
+            };
+            entries.push((key, Entry { pn, dn, moves }));
+        }
+        let mut trees = Vec::with_capacity(usize::try_from(header.trees.min(1 << 16)).unwrap_or(0));
+        for _ in 0..header.trees {
+            let record: lent::TreeRecord =
+                bincode::serde::decode_from_std_read(&mut input, self::trees())
+                    .map_err(decode_error)?;
+            let tree = lent::tree(record, on_board)
+                .ok_or_else(|| format_error("a lent proof's tree is malformed"))?;
+            trees.push(Arc::new(tree));
+        }
+        let mut lent = Vec::with_capacity(usize::try_from(header.lent.min(1 << 20)).unwrap_or(0));
+        for _ in 0..header.lent {
+            let (key, place, frame): lent::LentRecord =
+                bincode::serde::decode_from_std_read(&mut input, records())
+                    .map_err(decode_error)?;
+            let place = usize::try_from(place).ok().filter(|&p| p < trees.len());
+            let frame = Symmetry::ALL.get(usize::from(frame)).copied();
+            let (Some(place), Some(frame)) = (place, frame) else {
+                return Err(format_error(
+                    "a lent proof points at no tree, or at no frame",
+                ));
+            };
+            lent.push((key, place, frame));
+        }
+        let crc = input.crc.clone().finalize();
+        let mut end = [0u8; 4];
+        input.inner.read_exact(&mut end).map_err(truncated)?;
+        if u32::from_le_bytes(end) != crc {
+            return Err(format_error(
+                "its checksum does not match: the file is corrupted",
+            ));
+        }
+        let mut rest = [0u8; 1];
+        if input.inner.read(&mut rest)? != 0 {
+            return Err(format_error("it has bytes after its checksum"));
+        }
+        Ok(SearchState {
+            header,
+            entries,
+            trees,
+            lent,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::tests::position;
+    use crate::solve::{Verdict, solve};
+    use crate::threat::Limits;
+
+    /// Kagetsu with White's 4th at g13, Black to move: Black wins, in about 3M nodes.
+    fn g13() -> Board {
+        position("h8 h9 i9 g13", Color::Black)
+    }
+
+    fn options(nodes: u64) -> SolveOptions {
+        SolveOptions {
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            attacker: Some(Color::Black),
+            keep_state: true,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// The state of a search of [`g13`] stopped at `nodes`.
+    fn stopped_at(nodes: u64) -> SearchState {
+        let solution = solve(&g13(), &options(nodes), &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Unknown);
+        solution
+            .state
+            .expect("a search stopped by a limit keeps its state")
+    }
+
+    fn bytes_of(state: &SearchState) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        state.write_to(&mut bytes).unwrap();
+        bytes
+    }
+
+    fn read_bytes(bytes: &[u8]) -> Result<SearchState, StateError> {
+        SearchState::read_from(bytes)
+    }
+
+    fn format_message(result: Result<SearchState, StateError>) -> String {
+        match result {
+            Err(StateError::Format(message)) => message,
+            other => panic!("expected a format error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_state_reads_back_as_it_was_written() {
+        let state = stopped_at(300_000);
+        let h = state.header();
+        assert!((300_000..300_100).contains(&h.nodes));
+        assert_eq!(h.runs, 1);
+        assert!(h.entries > 100 && h.entries == state.entries.len() as u64);
+        assert!(
+            h.lent > 0,
+            "the search lent proofs: the test covers their trees"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g13.state");
+        state.write(&path).unwrap();
+        let read = SearchState::read(&path).unwrap();
+        assert_eq!(read.header, state.header);
+        let numbers = |s: &SearchState| {
+            let mut all: Vec<_> = s
+                .entries
+                .iter()
+                .map(|(k, e)| {
+                    let moves = e
+                        .moves
+                        .as_ref()
+                        .map(|m| m.iter().map(|m| (m.point, m.pn, m.dn)).collect::<Vec<_>>());
+                    (*k, e.pn, e.dn, moves)
+                })
+                .collect();
+            all.sort_unstable_by_key(|e| e.0);
+            all
+        };
+        assert_eq!(numbers(&read), numbers(&state));
+        let trees = |s: &SearchState| -> Vec<_> {
+            s.lent
+                .iter()
+                .map(|&(key, place, frame)| (key, format!("{:?}", s.trees[place]), frame))
+                .collect()
+        };
+        assert_eq!(trees(&read), trees(&state));
+        assert!(read.fits(&g13(), &options(1)).is_ok());
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error_never_a_panic() {
+        let bytes = bytes_of(&stopped_at(100_000));
+        // Every truncation.
+        for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
+            let message = format_message(read_bytes(&bytes[..len]));
+            assert!(
+                message.contains("ends early") || message.contains("record"),
+                "{len}: {message}"
+            );
+        }
+        // A byte changed anywhere after the header: the checksum, if nothing else, sees it.
+        for at in (40..bytes.len()).step_by(101) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x5a;
+            assert!(read_bytes(&bad).is_err(), "byte {at} changed");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(format_message(read_bytes(&longer)).contains("after its checksum"));
+        let mut magic = bytes.clone();
+        magic[0] = b'X';
+        assert!(format_message(read_bytes(&magic)).contains("RENJU-SS"));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(format_message(read_bytes(&version)).contains("version 9"));
+    }
+
+    #[test]
+    fn a_state_fits_only_its_own_search() {
+        let state = stopped_at(20_000);
+        let mismatch = |board: &Board, options: &SolveOptions| match state.fits(board, options) {
+            Err(StateError::Mismatch(message)) => message,
+            other => panic!("expected a mismatch, got {other:?}"),
+        };
+        let other = position("h8 h9 i9 g12", Color::Black);
+        assert!(mismatch(&other, &options(1)).contains("another position: `h8 h9 i9 g13`"));
+        let white = position("h8 h9 i9 g13", Color::White);
+        assert!(mismatch(&white, &options(1)).contains("another position"));
+        let attacker = SolveOptions {
+            attacker: Some(Color::White),
+            ..options(1)
+        };
+        assert_eq!(
+            mismatch(&g13(), &attacker),
+            "the state is of a search for black's win, not white's"
+        );
+        let budget = SolveOptions {
+            vct_nodes: Some(500),
+            ..options(1)
+        };
+        assert!(mismatch(&g13(), &budget).contains("--vct-nodes 1000, not 500"));
+        let both = SolveOptions {
+            attacker: None,
+            ..options(1)
+        };
+        assert!(mismatch(&g13(), &both).contains("one side's win"));
+        let full = SolveOptions {
+            full_width: true,
+            ..options(1)
+        };
+        assert!(mismatch(&g13(), &full).contains("full-width"));
+    }
+
+    /// A search that goes on from a state proves the position in a fraction of the nodes a
+    /// new one takes (a search that ignored the state would take them all again), and its
+    /// proof holds. The lent proofs matter: without them the read-out searched again much of
+    /// what they proved.
+    #[test]
+    fn a_search_goes_on_from_its_state() {
+        let fresh = solve(&g13(), &options(u64::MAX), &mut |_| {});
+        assert_eq!(fresh.verdict, Verdict::Win);
+        let state = stopped_at(2_500_000);
+        let resumed = SolveOptions {
+            resume: Some(Arc::new(state)),
+            ..options(u64::MAX)
+        };
+        let solution = solve(&g13(), &resumed, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Win);
+        assert!(solution.state.is_none(), "a result keeps no state");
+        assert!(
+            solution.nodes < fresh.nodes / 2,
+            "{} nodes going on, {} anew",
+            solution.nodes,
+            fresh.nodes
+        );
+        let proof = solution.proof.unwrap();
+        let tree = ProofTree::read(&proof).unwrap();
+        assert!(tree.holds(&mut g13(), Color::Black));
+    }
+}
