@@ -59,6 +59,11 @@
 //! verdict does not depend on the thread count; the proof may.
 //!
 //! A proved root's proof is read out of the table in the [`crate::proof`] format.
+//!
+//! An attacker-only search that a limit stops can keep its table and the proofs it keeps to
+//! lend ([`SolveOptions::keep_state`], [`SearchState`]), and a later search of the same
+//! position goes on from them ([`SolveOptions::resume`]). The state only steers, as the guide
+//! does: the proof is read out by the rules (`docs/search-state.md`).
 
 mod answer;
 mod evaluate;

@@ -422,7 +422,11 @@ impl SearchState {
                 bincode::serde::decode_from_std_read(&mut input, records())
                     .map_err(decode_error)?;
             let place = usize::try_from(place).ok().filter(|&p| p < trees.len());
-            let frame = Symmetry::ALL.get(usize::from(frame)).copied();
+            // Only a symmetry of this board: another would map points off it.
+            let frame = Symmetry::ALL
+                .get(usize::from(frame))
+                .copied()
+                .filter(|f| Symmetry::of(size).contains(f));
             let (Some(place), Some(frame)) = (place, frame) else {
                 return Err(format_error(
                     "a lent proof points at no tree, or at no frame",
