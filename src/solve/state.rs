@@ -611,6 +611,50 @@ mod tests {
         assert!(mismatch(&g13(), &full).contains("full-width"));
     }
 
+    /// A hostile state that holds a lost position as won, and every reply after it too, gives
+    /// no win: the proof is read out by the rules, which find none. Kagetsu's g13 is Black's
+    /// win; the state says White's search has proved it.
+    #[test]
+    fn a_state_that_lies_gives_no_wrong_win() {
+        let mut board = g13();
+        let mut entries = vec![(board.canonical().key, Entry::PROVED)];
+        for p in board.size().points().collect::<Vec<_>>() {
+            if board.is_empty(p) {
+                board.play_unchecked(p);
+                entries.push((board.canonical().key, Entry::PROVED));
+                board.undo();
+            }
+        }
+        let lie = SearchState {
+            header: StateHeader {
+                attacker: Color::White,
+                entries: entries.len() as u64,
+                trees: 0,
+                lent: 0,
+                ..stopped_at(1_000).header
+            },
+            entries,
+            trees: Vec::new(),
+            lent: Vec::new(),
+        };
+        let options = SolveOptions {
+            attacker: Some(Color::White),
+            resume: Some(Arc::new(lie)),
+            ..options(200_000)
+        };
+        assert!(
+            options
+                .resume
+                .as_ref()
+                .unwrap()
+                .fits(&board, &options)
+                .is_ok()
+        );
+        let solution = solve(&board, &options, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
+        assert!(solution.proof.is_none());
+    }
+
     /// A search that goes on from a state proves the position in a fraction of the nodes a
     /// new one takes (a search that ignored the state would take them all again), and its
     /// proof holds. The lent proofs matter: without them the read-out searched again much of
