@@ -383,6 +383,20 @@ pub fn guide(path: &Path, wanted: (Rules, Size)) -> Result<renju::solve::Known> 
     Ok(renju::book::guide(Builder::extend(db).into_settled()))
 }
 
+/// Whether `proof` passes the independent checker, as a database of that one proof would;
+/// `Err` names the first problem.
+pub fn verified(proof: &Proof) -> std::result::Result<(), String> {
+    let (rules, size) = proof_rules(proof).map_err(|e| e.to_string())?;
+    let mut builder = Builder::new(rules, size);
+    builder.add_proof(proof).map_err(|e| e.to_string())?;
+    let report = renju::check::verify::check(builder.database(), &|_| {});
+    match report.errors.first() {
+        None if report.ok => Ok(()),
+        Some(first) => Err(format!("{}: {}", first.position, first.problem)),
+        None => Err("the checker found a problem".to_string()),
+    }
+}
+
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.
 pub fn add_proof(path: &Path, proof: &Proof, quiet: bool) -> Result<&'static str> {
     Ok(add_proofs(path, &[proof], quiet)?[0])

@@ -347,8 +347,11 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         }
         None => None,
     };
-    let (solution, seconds) = solve_with_spinner(&board, &solve_options, global);
+    let (mut solution, seconds) = solve_with_spinner(&board, &solve_options, global);
     let resumed = solve_options.resume.take();
+    if resumed.is_some() || known.is_some() {
+        check_steered(&mut solution, global.quiet);
+    }
     let (state_report, state_error) = match &state {
         Some((path, _)) => {
             let (report, error) = save_state(path, resumed.as_deref(), &solution, global.quiet);
@@ -383,6 +386,31 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         eprintln!("note: no proof written: {why}");
     }
     db_error.or(state_error).map_or(Ok(()), Err)
+}
+
+/// Why an answer is `unknown` after all: the checker refused its proof.
+const REFUSED: &str = "the proof read out did not pass the independent checker (a damaged --state or --guide file, or a bug: please report it); nothing was written";
+
+/// Where a state or a guide steered the search (inputs that may be damaged or hostile), the
+/// proof is verified by the independent checker before it is reported or written: the
+/// read-out builds it from the board, and this makes sure of it (`docs/search-state.md`). A
+/// proof the checker refuses turns the answer into `unknown`, with the checker's first
+/// problem on stderr.
+fn check_steered(solution: &mut Solution, quiet: bool) {
+    let Some(proof) = &solution.proof else {
+        return;
+    };
+    let Err(why) = crate::cli::db::verified(proof) else {
+        return;
+    };
+    if !quiet {
+        eprintln!("warning: the proof read out did not pass the independent checker: {why}");
+    }
+    solution.verdict = Verdict::Unknown;
+    solution.best_move = None;
+    solution.pv.clear();
+    solution.proof = None;
+    solution.note = Some(REFUSED);
 }
 
 /// Solves `board` on all the threads asked for, with a progress bar on a terminal (a line a
@@ -554,6 +582,39 @@ fn unsearched(id: Value, board: &Board) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A proved answer whose proof the checker refuses (here: the winning move changed to
+    /// one that wins nothing) becomes `unknown`, with nothing left to write; one it accepts
+    /// stands.
+    #[test]
+    fn a_proof_the_checker_refuses_is_not_reported() {
+        let board = crate::read_position_text(
+            include_str!("../../data/examples/vct.txt"),
+            &PositionOptions::default(),
+        )
+        .unwrap();
+        let options = SolveOptions {
+            threads: Some(1),
+            ..SolveOptions::default()
+        };
+        let mut good = solve(&board, &options, &mut |_| {});
+        assert_eq!(good.verdict, Verdict::Win);
+        let mut bad = good.clone();
+        check_steered(&mut good, true);
+        assert_eq!(good.verdict, Verdict::Win);
+        assert!(good.proof.is_some());
+
+        let proof = bad.proof.as_mut().unwrap();
+        let root = proof.root;
+        let renju::solve::ProofNode::Move { play, .. } = &mut proof.nodes[root] else {
+            panic!("the root of a win is the attacker's move");
+        };
+        *play = "a1".to_string();
+        check_steered(&mut bad, true);
+        assert_eq!(bad.verdict, Verdict::Unknown);
+        assert!(bad.proof.is_none() && bad.best_move.is_none() && bad.pv.is_empty());
+        assert_eq!(bad.note, Some(REFUSED));
+    }
 
     #[test]
     fn the_progress_line_shows_every_statistic() {

@@ -147,6 +147,13 @@ fn node(
     if let Some(&id) = ids.get(&key) {
         return Ok(id);
     }
+    if !p.board.fives().is_empty() || (!p.is_or() && !p.board.five_points(p.defender()).is_empty())
+    {
+        // The game is over, or the defender makes five now: the search never holds such a
+        // position as proved (it is decided, or lost), so a table that does (a damaged or
+        // hostile state) is wrong, and nothing is read out of it.
+        return Err(Stopped);
+    }
     match how {
         Reading::Proof(_) => p.ensure_proved()?,
         Reading::Lend(most) => {
@@ -268,7 +275,13 @@ fn defender_node(
         nodes[pass] = graft(&tree, pass, nodes);
         (Certificate::Proof(pass), breaking)
     } else {
-        (Certificate::None, p.replies(None))
+        let replies = p.replies(None);
+        if replies.is_empty() && p.board.is_full() {
+            // A full board with no winner is a draw, never proved. (No legal reply on a board
+            // with room: Black has only forbidden points, must play one and loses.)
+            return Err(Stopped);
+        }
+        (Certificate::None, replies)
     };
     debug_assert!(id < nodes.len());
     let mut replies = Vec::new();

@@ -14,18 +14,28 @@ use super::{
     Prover, SolveOptions, VCT_ENTRY_BYTES,
 };
 
-impl<'a> Prover<'a> {
-    /// The main worker of a search for `attacker`, with `threads - 1` helpers, in `1 / share`
-    /// of the memory bound. The VCF and VCT shares are split as if all of `most` threads (the
-    /// solve's) worked on this search, since threads the other search is done with join it.
-    pub(super) fn new(
+/// How a search's memory is shared out.
+pub(super) struct Bounds {
+    /// The search's share of `--memory`, in bytes.
+    pub(super) bound: usize,
+    /// The proof table's part of it.
+    pub(super) table_bound: usize,
+    /// Entries each thread's leaf VCT table may keep.
+    pub(super) leaf_vct_entries: usize,
+    /// Entries the root's VCT table may keep.
+    pub(super) root_vct_entries: usize,
+}
+
+impl Bounds {
+    /// The bounds of a search for `attacker` on `board` in `1 / share` of the memory bound,
+    /// with `most` threads.
+    pub(super) fn of(
         board: &Board,
         attacker: Color,
-        options: &'a SolveOptions,
+        options: &SolveOptions,
         share: usize,
-        (threads, most): (usize, usize),
-        searched: &Arc<AtomicU64>,
-    ) -> Self {
+        most: usize,
+    ) -> Bounds {
         let bound =
             crate::threat::mebibytes(options.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)) / share;
         let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
@@ -38,14 +48,42 @@ impl<'a> Prover<'a> {
         let vct_share = (bound / 4 / VCT_ENTRY_BYTES).max(1024);
         let leaf_vct_entries = (vct_share / (most + 1)).max(1024);
         let root_vct_entries = vct_share.saturating_sub(most * leaf_vct_entries).max(1024);
-        let root_vct = board.to_move() == attacker && vct_nodes > 0;
-        let narrow = root_vct && !options.full_width;
+        let narrow = board.to_move() == attacker && vct_nodes > 0 && !options.full_width;
         let narrow_bytes = if narrow {
             root_vct_entries * VCT_ENTRY_BYTES
         } else {
             0
         };
-        let table_bound = (bound - bound / 4 - bound / 4).saturating_sub(narrow_bytes);
+        Bounds {
+            bound,
+            table_bound: (bound - bound / 4 - bound / 4).saturating_sub(narrow_bytes),
+            leaf_vct_entries,
+            root_vct_entries,
+        }
+    }
+}
+
+impl<'a> Prover<'a> {
+    /// The main worker of a search for `attacker`, with `threads - 1` helpers, in `1 / share`
+    /// of the memory bound. The VCF and VCT shares are split as if all of `most` threads (the
+    /// solve's) worked on this search, since threads the other search is done with join it.
+    pub(super) fn new(
+        board: &Board,
+        attacker: Color,
+        options: &'a SolveOptions,
+        share: usize,
+        (threads, most): (usize, usize),
+        searched: &Arc<AtomicU64>,
+    ) -> Self {
+        let Bounds {
+            bound,
+            table_bound,
+            leaf_vct_entries,
+            root_vct_entries,
+        } = Bounds::of(board, attacker, options, share, most);
+        let vct_nodes = options.vct_nodes.unwrap_or(DEFAULT_VCT_NODES);
+        let root_vct = board.to_move() == attacker && vct_nodes > 0;
+        let narrow = root_vct && !options.full_width;
         let mut main = Prover {
             board: board.clone(),
             attacker,

@@ -40,13 +40,25 @@ impl<'a> Prover<'a> {
                 .collect()
         };
         // The moves in the board's frame, and in the canonical frame the table keeps.
-        let (moves, canonical_moves) = match self.table.get(key) {
+        let kept = match self.table.get(key) {
             Some(e) if e.settled() || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
-            Some(Entry { moves: Some(m), .. }) => (map(&m, frame.inverse()), m),
-            _ if self.stopped => return (1, 1),
-            _ => {
+            // Kept moves are empty points of the position; moves read from a file that are not
+            // (a damaged state) are generated again.
+            Some(Entry { moves: Some(m), .. }) => {
+                let moves = map(&m, frame.inverse());
+                moves
+                    .iter()
+                    .all(|m| self.board.is_empty(m.point))
+                    .then_some((moves, m))
+            }
+            _ => None,
+        };
+        let (moves, canonical_moves) = match kept {
+            Some(kept) => kept,
+            None if self.stopped => return (1, 1),
+            None => {
                 if let Some(known) = self.known_entry() {
                     let numbers = (known.pn, known.dn);
                     self.store(key, known);

@@ -6,16 +6,19 @@
 //! Sound for the reason a guide is (`docs/search-state.md`): the table only steers the search.
 //! A proof is read out of it by the rules: at every defender node the replies are generated
 //! again from the board, and every leaf is a five, a VCF or a VCT found on the board, or a
-//! proof replayed on it; a node the table holds as proved but cannot show is searched again.
-//! An entry that is wrong (a state from another build, or a search with another guide) costs
-//! nodes, never a wrong result. A state is still refused for another position, another
-//! attacker or another leaf budget, where its numbers would mislead the search.
+//! kept proof replayed on it; a node the table holds as proved but cannot show is searched
+//! again, and one the search would never hold as proved (a five on the board, a defender with
+//! a five to make, a full board) stops the read-out. The command line then has the independent
+//! checker verify the proof before it reports it. A state is refused for another position,
+//! another attacker or another leaf budget, where its numbers would mislead the search, and
+//! when it would not fit in the table.
 //!
 //! The file (`docs/search-state.md`): the 8-byte magic `RENJU-SS`, the format version (u32,
-//! little-endian), the header's length (u32) and the header, then the entries, then a CRC-32
-//! of all the bytes before it. The header and each entry are bincode values (standard
-//! configuration: little-endian variable-length integers). Reading checks every length,
-//! point and the checksum, so a truncated or corrupted file is an error, never a panic.
+//! little-endian), the header's length (u32) and the header, then the table's entries, the
+//! kept proofs' trees and the positions they are kept for, then a CRC-32 of all the bytes
+//! before it. The header and the records are bincode values (standard configuration:
+//! little-endian variable-length integers). Reading checks every length, point, index and the
+//! checksum, so a truncated or corrupted file is an error, not a panic.
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -253,7 +256,29 @@ impl SearchState {
                 h.vct_nodes
             ));
         }
+        // Attacker-only searches have the whole bound (share 1 of 2) on all the threads.
+        let threads = options.threads.unwrap_or(1).max(1);
+        let bound = super::prover::Bounds::of(board, attacker, options, 2, threads).table_bound;
+        let needed = self.bytes();
+        if needed > bound / 10 * 9 {
+            let memory = options.memory_mb.unwrap_or(super::DEFAULT_MEMORY_MB);
+            let enough = (memory as u128 * needed as u128 * 10 / (bound as u128 * 9)) as u64 + 1;
+            return mismatch(format!(
+                "the state takes about {} MiB of table, more than --memory {memory} leaves it: give --memory {enough} or more",
+                needed >> 20
+            ));
+        }
         Ok(())
+    }
+
+    /// Estimated bytes of the state's entries and kept proofs in a table.
+    fn bytes(&self) -> usize {
+        let trees: usize = self
+            .trees
+            .iter()
+            .map(|t| t.nodes.len() * TREE_NODE_BYTES)
+            .sum();
+        super::table::bytes_of(&self.entries) + self.lent.len() * BORROWED_BYTES + trees
     }
 
     /// Puts the state's entries into `prover`'s table, which is new.
@@ -609,6 +634,35 @@ mod tests {
             ..options(1)
         };
         assert!(mismatch(&g13(), &full).contains("full-width"));
+        // A state that would fill this run's table: refused before it is loaded, naming the
+        // bound it needs (loaded, it would leave no room to search, and be written back cut).
+        let small = SolveOptions {
+            memory_mb: Some(1),
+            ..options(1)
+        };
+        let bigger = stopped_at(100_000);
+        let message = match bigger.fits(&g13(), &small) {
+            Err(StateError::Mismatch(message)) => message,
+            other => panic!("expected a mismatch, got {other:?}"),
+        };
+        assert!(
+            message.contains("more than --memory 1 leaves it: give --memory"),
+            "{message}"
+        );
+        let enough: u64 = message
+            .rsplit("--memory ")
+            .next()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let roomy = SolveOptions {
+            memory_mb: Some(enough),
+            ..options(1)
+        };
+        assert!(bigger.fits(&g13(), &roomy).is_ok(), "{message}");
     }
 
     /// A hostile state that holds a lost position as won, and every reply after it too, gives
@@ -653,6 +707,47 @@ mod tests {
         let solution = solve(&board, &options, &mut |_| {});
         assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
         assert!(solution.proof.is_none());
+    }
+
+    /// Found by review: a state holding as proved a position where Black's four blocks
+    /// White's but White still has a five to make (two five points), and the read-out took
+    /// Black's five after a pass as the certificate, never listing White's five. White's
+    /// c10 d10 e10 f10 has two five points (b10, g10); Black's b11 b12 b13 is a three.
+    #[test]
+    fn a_state_that_holds_a_defenders_five_as_lost_gives_no_win() {
+        let mut board = position("b11 c10 b12 d10 b13 e10 o15 f10", Color::Black);
+        let root = board.canonical().key;
+        board.play_unchecked("b10".parse().unwrap());
+        let after = board.canonical().key;
+        board.undo();
+        let entries = vec![(root, Entry::PROVED), (after, Entry::PROVED)];
+        let lie = SearchState {
+            header: StateHeader {
+                stones: board.moves().iter().map(|p| (p.x(), p.y())).collect(),
+                hash: board.hash(),
+                entries: entries.len() as u64,
+                trees: 0,
+                lent: 0,
+                ..stopped_at(1_000).header
+            },
+            entries,
+            trees: Vec::new(),
+            lent: Vec::new(),
+        };
+        let options = SolveOptions {
+            resume: Some(Arc::new(lie)),
+            ..options(20_000)
+        };
+        assert!(
+            options
+                .resume
+                .as_ref()
+                .unwrap()
+                .fits(&board, &options)
+                .is_ok()
+        );
+        let solution = solve(&board, &options, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
     }
 
     /// A search that goes on from a state proves the position in a fraction of the nodes a

@@ -42,6 +42,11 @@ fn buckets(capacity: usize) -> usize {
     }
 }
 
+/// Estimated bytes `entries` take in a table of their own.
+pub(super) fn bytes_of(entries: &[(u64, Entry)]) -> usize {
+    buckets(entries.len()) * SLOT_BYTES + entries.iter().map(|(_, e)| entry_bytes(e)).sum::<usize>()
+}
+
 /// What storing an entry found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Stored {

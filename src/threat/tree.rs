@@ -190,6 +190,10 @@ impl ProofTree {
             return Some(i);
         }
         let defender = attacker.opponent();
+        let replies_node = matches!(self.nodes[node], TreeNode::Replies { .. });
+        if replies_node != (board.to_move() == defender) {
+            return None;
+        }
         let made = match &self.nodes[node] {
             TreeNode::Replies {
                 certificate,
@@ -281,6 +285,13 @@ impl ProofTree {
             return true;
         }
         let defender = attacker.opponent();
+        // An attacker node (a move, a VCF) with the attacker to move, a defender node with the
+        // defender to move: a tree read from a file need not keep to that, and a four played
+        // at the defender's turn is no win.
+        let replies_node = matches!(self.nodes[node], TreeNode::Replies { .. });
+        if replies_node != (board.to_move() == defender) {
+            return false;
+        }
         let threats = board.five_points(defender);
         let five_at =
             |board: &Board, p: Point| board.is_empty(p) && board.four_at(p, attacker).five;
@@ -415,5 +426,55 @@ fn written(node: &TreeNode) -> ProofNode {
                 .map(|&(r, child)| (r.to_string(), child))
                 .collect(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{PositionOptions, parse_position};
+    use crate::threat::Ending;
+
+    fn point(name: &str) -> Point {
+        name.parse().unwrap()
+    }
+
+    /// Found by review: a tree from a file that plays the attacker's four and then, at the
+    /// defender's turn, the attacker's five "held": the turn was not checked, so a plain four
+    /// looked like a win. Black's h8 i8 j8, blocked at g8: k8 is a four, and White blocks l8.
+    #[test]
+    fn a_move_at_the_defenders_turn_does_not_hold() {
+        let mut board = parse_position("h8 g8 i8 a1 j8 a2", &PositionOptions::default()).unwrap();
+        assert_eq!(board.to_move(), Color::Black);
+        let five = Line {
+            moves: vec![point("l8")],
+            ending: Ending::Five,
+        };
+        let lie = ProofTree {
+            root: 0,
+            nodes: vec![
+                TreeNode::Move {
+                    play: point("k8"),
+                    child: 1,
+                },
+                TreeNode::Move {
+                    play: point("l8"),
+                    child: 2,
+                },
+                TreeNode::Vcf(five.clone()),
+            ],
+        };
+        assert!(!lie.holds(&mut board, Color::Black));
+        assert!(lie.as_played(&mut board, Color::Black).is_none());
+        // The same four answered: White's block listed, then Black's... nothing wins, and a
+        // defender node at the attacker's turn does not hold either.
+        let pass = ProofTree {
+            root: 0,
+            nodes: vec![TreeNode::Replies {
+                certificate: Certificate::Line(five),
+                replies: Vec::new(),
+            }],
+        };
+        assert!(!pass.holds(&mut board, Color::Black));
     }
 }
