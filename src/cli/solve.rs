@@ -385,7 +385,14 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
         };
         eprintln!("note: no proof written: {why}");
     }
-    db_error.or(state_error).map_or(Ok(()), Err)
+    match (db_error, state_error) {
+        (Some(db), Some(state)) => {
+            // Both failed: the state's error here, the database's as the exit status.
+            eprintln!("error: {state:#}");
+            Err(db)
+        }
+        (db, state) => db.or(state).map_or(Ok(()), Err),
+    }
 }
 
 /// Why an answer is `unknown` after all: the checker refused its proof.

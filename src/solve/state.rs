@@ -42,6 +42,9 @@ pub const VERSION: u32 = 1;
 const RECORD_LIMIT: usize = 1 << 16;
 /// The most bytes a lent proof's tree may take.
 const TREE_LIMIT: usize = 1 << 26;
+/// The most nodes of a kept tree written: each takes at most a few dozen bytes, so such a
+/// tree is well within [`TREE_LIMIT`].
+const MOST_TREE_NODES: usize = 1 << 20;
 
 fn records() -> Configuration<config::LittleEndian, config::Varint, Limit<RECORD_LIMIT>> {
     config::standard().with_limit::<RECORD_LIMIT>()
@@ -178,7 +181,14 @@ impl SearchState {
     /// the state it went on from (`before`), if any.
     pub(super) fn of(prover: &Prover<'_>, before: Option<&StateHeader>) -> SearchState {
         let entries = prover.table.entries();
-        let (trees, lent) = lent::records(&prover.table.lent());
+        // A tree too large for a record is left out: what it proved is searched again.
+        let kept: Vec<_> = prover
+            .table
+            .lent()
+            .into_iter()
+            .filter(|(_, tree, _)| tree.nodes.len() <= MOST_TREE_NODES)
+            .collect();
+        let (trees, lent) = lent::records(&kept);
         let lent: Vec<_> = lent
             .into_iter()
             .map(|(key, place, frame)| (key, place as usize, Symmetry::ALL[frame as usize]))
@@ -407,7 +417,7 @@ impl SearchState {
             return Err(format_error("a stone of its position is off the board"));
         }
         let mut entries =
-            Vec::with_capacity(usize::try_from(header.entries.min(1 << 20)).unwrap_or(0));
+            Vec::with_capacity(usize::try_from(header.entries.min(1 << 16)).unwrap_or(0));
         for _ in 0..header.entries {
             let (key, pn, dn, moves): Record =
                 bincode::serde::decode_from_std_read(&mut input, records())
@@ -441,7 +451,7 @@ impl SearchState {
                 .ok_or_else(|| format_error("a lent proof's tree is malformed"))?;
             trees.push(Arc::new(tree));
         }
-        let mut lent = Vec::with_capacity(usize::try_from(header.lent.min(1 << 20)).unwrap_or(0));
+        let mut lent = Vec::with_capacity(usize::try_from(header.lent.min(1 << 16)).unwrap_or(0));
         for _ in 0..header.lent {
             let (key, place, frame): lent::LentRecord =
                 bincode::serde::decode_from_std_read(&mut input, records())
