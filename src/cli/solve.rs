@@ -521,7 +521,10 @@ fn batch(path: &Path, args: &SolveArgs, global: &Global, options: PositionOption
         }
         let start = Instant::now();
         let options = solve_options(args, Some(memory), 1, known.as_ref());
-        let solution = solve(board, &options, &mut |_| {});
+        let mut solution = solve(board, &options, &mut |_| {});
+        if known.is_some() {
+            check_steered(&mut solution, global.quiet);
+        }
         let answer = answer(
             Some(id.clone()),
             board,

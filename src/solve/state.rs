@@ -266,13 +266,15 @@ impl SearchState {
                 h.vct_nodes
             ));
         }
-        // Attacker-only searches have the whole bound (share 1 of 2) on all the threads.
+        // An attacker-only search has half the bound (the other search's half unused, as
+        // `solve` sets it up), on all the threads.
         let threads = options.threads.unwrap_or(1).max(1);
         let bound = super::prover::Bounds::of(board, attacker, options, 2, threads).table_bound;
         let needed = self.bytes();
         if needed > bound / 10 * 9 {
-            let memory = options.memory_mb.unwrap_or(super::DEFAULT_MEMORY_MB);
-            let enough = (memory as u128 * needed as u128 * 10 / (bound as u128 * 9)) as u64 + 1;
+            // Room for the state and as much again to search in.
+            let memory = options.memory_mb.unwrap_or(super::DEFAULT_MEMORY_MB).max(1);
+            let enough = (memory as u128 * needed as u128 * 2 / (bound as u128).max(1)) as u64 + 1;
             return mismatch(format!(
                 "the state takes about {} MiB of table, more than --memory {memory} leaves it: give --memory {enough} or more",
                 needed >> 20

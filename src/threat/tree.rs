@@ -392,6 +392,8 @@ impl ProofTree {
                     })
                     .collect()
             }
+            // A full board with no winner is a draw: no reply to list, and no win.
+            Certificate::None if board.is_full() => return None,
             Certificate::None => board
                 .points()
                 .filter(|&r| board.is_legal_for(r, defender))
@@ -476,5 +478,35 @@ mod tests {
             }],
         };
         assert!(!pass.holds(&mut board, Color::Black));
+    }
+
+    /// Found by review: a defender node with no certificate on a full board has no reply to
+    /// list, and "held", so a draw passed for a win. Freestyle, k = 3, on 3x3: Black's c1
+    /// fills the board with no three.
+    #[test]
+    fn a_full_board_is_no_win() {
+        let options = PositionOptions {
+            size: crate::rules::Size::new(3, 3).unwrap(),
+            rules: crate::rules::Rules::new(crate::rules::Rule::Freestyle, Some(3)).unwrap(),
+            to_move: None,
+        };
+        let mut board = parse_position("a3 b3 c3 b2 a2 c2 b1 a1", &options).unwrap();
+        assert_eq!(board.to_move(), Color::Black);
+        assert!(board.fives().is_empty());
+        let draw = ProofTree {
+            root: 0,
+            nodes: vec![
+                TreeNode::Move {
+                    play: point("c1"),
+                    child: 1,
+                },
+                TreeNode::Replies {
+                    certificate: Certificate::None,
+                    replies: Vec::new(),
+                },
+            ],
+        };
+        assert!(!draw.holds(&mut board, Color::Black));
+        assert!(draw.as_played(&mut board, Color::Black).is_none());
     }
 }
