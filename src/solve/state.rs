@@ -762,6 +762,36 @@ mod tests {
         assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
     }
 
+    /// Found by review: a kept move list with a taken point (here the root's, with Black's
+    /// h8 added, which every frame keeps in place) was played on the stone. The list is now
+    /// generated again, and the search goes on to the win.
+    #[test]
+    fn a_kept_move_on_a_taken_point_is_generated_again() {
+        let mut state = stopped_at(300_000);
+        let root = g13().canonical().key;
+        let (_, entry) = state
+            .entries
+            .iter_mut()
+            .find(|(key, _)| *key == root)
+            .expect("the root is in the table");
+        let mut moves: Vec<Move> = entry.moves.as_deref().expect("the root is open").to_vec();
+        moves.insert(
+            0,
+            Move {
+                point: "h8".parse().unwrap(),
+                pn: 1,
+                dn: 1,
+            },
+        );
+        entry.moves = Some(moves.into());
+        let options = SolveOptions {
+            resume: Some(Arc::new(state)),
+            ..options(u64::MAX)
+        };
+        let solution = solve(&g13(), &options, &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Win);
+    }
+
     /// A search that goes on from a state proves the position in a fraction of the nodes a
     /// new one takes (a search that ignored the state would take them all again), and its
     /// proof holds. The lent proofs matter: without them the read-out searched again much of
