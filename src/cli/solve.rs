@@ -216,16 +216,22 @@ fn open_state(
     if !quiet {
         let h = state.header();
         eprintln!(
-            "state: going on from `{}`: {} entries, {} nodes in {} run{} (read in {:.1} s)",
+            "state: going on from `{}`: {} (read in {:.1} s)",
             path.display(),
-            h.entries,
-            h.nodes,
-            h.runs,
-            if h.runs == 1 { "" } else { "s" },
+            held(h),
             start.elapsed().as_secs_f64()
         );
     }
     Ok((lock, Some(Arc::new(state))))
+}
+
+/// What a state holds, for stderr: `N entries, M nodes in K runs`.
+fn held(h: &renju::solve::StateHeader) -> String {
+    let runs = if h.runs == 1 { "run" } else { "runs" };
+    format!(
+        "{} entries, {} nodes in {} {runs}",
+        h.entries, h.nodes, h.runs
+    )
 }
 
 /// Writes the state of a search a limit stopped to `path`; what to report. Without a state
@@ -264,12 +270,9 @@ fn save_state(
     report.written_entries = Some(h.entries);
     if !quiet {
         eprintln!(
-            "state: wrote `{}`: {} entries, {} nodes in {} run{} (written in {:.1} s)",
+            "state: wrote `{}`: {} (written in {:.1} s)",
             path.display(),
-            h.entries,
-            h.nodes,
-            h.runs,
-            if h.runs == 1 { "" } else { "s" },
+            held(h),
             start.elapsed().as_secs_f64()
         );
     }

@@ -496,7 +496,7 @@ impl SearchState {
 mod tests {
     use super::*;
     use crate::solve::tests::position;
-    use crate::solve::{Verdict, solve};
+    use crate::solve::{Solution, Verdict, solve};
     use crate::threat::Limits;
 
     /// Kagetsu with White's 4th at g13, Black to move: Black wins, in about 3M nodes.
@@ -677,6 +677,42 @@ mod tests {
         assert!(bigger.fits(&g13(), &roomy).is_ok(), "{message}");
     }
 
+    /// A state for `board` and `attacker` (the rest of the header as [`g13`]'s) holding just
+    /// `entries`.
+    fn lie(board: &Board, attacker: Color, entries: Vec<(u64, Entry)>) -> SearchState {
+        SearchState {
+            header: StateHeader {
+                stones: board.moves().iter().map(|p| (p.x(), p.y())).collect(),
+                hash: board.hash(),
+                attacker,
+                entries: entries.len() as u64,
+                trees: 0,
+                lent: 0,
+                ..stopped_at(1_000).header
+            },
+            entries,
+            trees: Vec::new(),
+            lent: Vec::new(),
+        }
+    }
+
+    /// Solves `board` going on from `state`, which fits.
+    fn going_on(board: &Board, state: SearchState, options: SolveOptions) -> Solution {
+        let options = SolveOptions {
+            resume: Some(Arc::new(state)),
+            ..options
+        };
+        assert!(
+            options
+                .resume
+                .as_ref()
+                .unwrap()
+                .fits(board, &options)
+                .is_ok()
+        );
+        solve(board, &options, &mut |_| {})
+    }
+
     /// A hostile state that holds a lost position as won, and every reply after it too, gives
     /// no win: the proof is read out by the rules, which find none. Kagetsu's g13 is Black's
     /// win; the state says White's search has proved it.
@@ -691,32 +727,11 @@ mod tests {
                 board.undo();
             }
         }
-        let lie = SearchState {
-            header: StateHeader {
-                attacker: Color::White,
-                entries: entries.len() as u64,
-                trees: 0,
-                lent: 0,
-                ..stopped_at(1_000).header
-            },
-            entries,
-            trees: Vec::new(),
-            lent: Vec::new(),
-        };
         let options = SolveOptions {
             attacker: Some(Color::White),
-            resume: Some(Arc::new(lie)),
             ..options(200_000)
         };
-        assert!(
-            options
-                .resume
-                .as_ref()
-                .unwrap()
-                .fits(&board, &options)
-                .is_ok()
-        );
-        let solution = solve(&board, &options, &mut |_| {});
+        let solution = going_on(&board, lie(&board, Color::White, entries), options);
         assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
         assert!(solution.proof.is_none());
     }
@@ -733,32 +748,7 @@ mod tests {
         let after = board.canonical().key;
         board.undo();
         let entries = vec![(root, Entry::PROVED), (after, Entry::PROVED)];
-        let lie = SearchState {
-            header: StateHeader {
-                stones: board.moves().iter().map(|p| (p.x(), p.y())).collect(),
-                hash: board.hash(),
-                entries: entries.len() as u64,
-                trees: 0,
-                lent: 0,
-                ..stopped_at(1_000).header
-            },
-            entries,
-            trees: Vec::new(),
-            lent: Vec::new(),
-        };
-        let options = SolveOptions {
-            resume: Some(Arc::new(lie)),
-            ..options(20_000)
-        };
-        assert!(
-            options
-                .resume
-                .as_ref()
-                .unwrap()
-                .fits(&board, &options)
-                .is_ok()
-        );
-        let solution = solve(&board, &options, &mut |_| {});
+        let solution = going_on(&board, lie(&board, Color::Black, entries), options(20_000));
         assert_eq!(solution.verdict, Verdict::Unknown, "{:?}", solution.note);
     }
 
