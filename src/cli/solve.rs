@@ -75,8 +75,8 @@ pub struct SolveArgs {
     /// Keep the search in FILE, to go on with it in a later run: if FILE exists, the search
     /// goes on from it (it must be of the same position, --attacker and --vct-nodes); when a
     /// limit, Ctrl-C or SIGTERM stops the search, its table is written to FILE (atomically)
-    /// for the next run. Needs --attacker. The file is about as large as the table (up to
-    /// --memory).
+    /// for the next run. Needs --attacker. The file takes about a tenth of the table's
+    /// memory (1.2 GB for 9.6M entries).
     #[arg(
         long,
         value_name = "FILE",

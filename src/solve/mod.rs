@@ -352,6 +352,10 @@ const PASS_VCT_LEVEL: u32 = 2;
 struct Entry {
     pn: u32,
     dn: u32,
+    /// Nodes searched below the node over all its visits (saturating; with helper threads, a
+    /// lower bound): what dropping the entry would throw away. A full table drops the
+    /// estimates of least work first.
+    work: u32,
     /// The node's moves in the canonical frame, once generated.
     moves: Option<Arc<[Move]>>,
 }
@@ -366,12 +370,14 @@ impl Entry {
     const PROVED: Entry = Entry {
         pn: 0,
         dn: INF,
+        work: 0,
         moves: None,
     };
     /// A node disproved without moves to keep.
     const DISPROVED: Entry = Entry {
         pn: INF,
         dn: 0,
+        work: 0,
         moves: None,
     };
 }

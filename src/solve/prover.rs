@@ -238,6 +238,7 @@ impl<'a> Prover<'a> {
                 pn,
                 dn,
                 moves: Some(moves),
+                ..
             }) = self.table.get(canonical.key)
             else {
                 break;

@@ -14,9 +14,26 @@ use super::{
     settled,
 };
 
+/// A node's work ([`Entry::work`]): what its entry held when the visit began, and this
+/// thread's node count then.
+#[derive(Clone, Copy)]
+pub(super) struct Work {
+    before: u32,
+    start: u64,
+}
+
+impl Work {
+    /// The node's work with this thread's count at `nodes`.
+    fn after(self, nodes: u64) -> u32 {
+        let spent = u32::try_from(nodes.saturating_sub(self.start)).unwrap_or(u32::MAX);
+        self.before.saturating_add(spent)
+    }
+}
+
 impl<'a> Prover<'a> {
     /// Searches the current node until its numbers reach the thresholds.
     pub(super) fn mid(&mut self, th_pn: u32, th_dn: u32) -> (u32, u32) {
+        let start = self.nodes;
         self.count(1);
         if self.nodes >= self.budget
             || self.limit_reached()
@@ -40,10 +57,15 @@ impl<'a> Prover<'a> {
                 .collect()
         };
         // The moves in the board's frame, and in the canonical frame the table keeps.
-        let kept = match self.table.get(key) {
+        let found = self.table.get(key);
+        let work = match &found {
             Some(e) if e.settled() || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return (e.pn, e.dn);
             }
+            Some(e) => e.work,
+            None => 0,
+        };
+        let kept = match found {
             // Kept moves are empty points of the position; moves read from a file that are not
             // (a damaged state) are generated again.
             Some(Entry { moves: Some(m), .. }) => {
@@ -84,11 +106,15 @@ impl<'a> Prover<'a> {
                 }
             }
         };
+        let work = Work {
+            before: work,
+            start,
+        };
         if !self.table.parallel() {
-            return self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);
+            return self.search_children(key, &moves, &canonical_moves, (th_pn, th_dn), work);
         }
         self.table.enter(key);
-        let numbers = self.search_children(key, &moves, &canonical_moves, th_pn, th_dn);
+        let numbers = self.search_children(key, &moves, &canonical_moves, (th_pn, th_dn), work);
         self.table.leave(key);
         numbers
     }
@@ -125,8 +151,8 @@ impl<'a> Prover<'a> {
         key: u64,
         moves: &[Move],
         canonical_moves: &Arc<[Move]>,
-        th_pn: u32,
-        th_dn: u32,
+        (th_pn, th_dn): (u32, u32),
+        work: Work,
     ) -> (u32, u32) {
         let is_or = self.is_or();
         let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
@@ -146,6 +172,7 @@ impl<'a> Prover<'a> {
                 Entry {
                     pn,
                     dn,
+                    work: work.after(self.nodes),
                     moves: (!resolved).then(|| canonical_moves.clone()),
                 },
             );

@@ -36,8 +36,9 @@ mod lent;
 
 /// The first 8 bytes of a state file.
 pub const MAGIC: [u8; 8] = *b"RENJU-SS";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes. It reads version 1 too (entries without their
+/// work, read as none).
+pub const VERSION: u32 = 2;
 /// The most bytes a header or an entry may take: an entry holds at most one move per point.
 const RECORD_LIMIT: usize = 1 << 16;
 /// The most bytes a lent proof's tree may take.
@@ -88,8 +89,12 @@ pub struct StateHeader {
     pub written_by: String,
 }
 
-/// An entry on disk: key, numbers, and the moves (file, rank, numbers) of an expanded node.
-type Record = (u64, u32, u32, Option<Vec<(u8, u8, u32, u32)>>);
+/// The moves (file, rank, numbers) of an expanded node, on disk.
+type RecordMoves = Option<Vec<(u8, u8, u32, u32)>>;
+/// An entry on disk: key, numbers, work, and the moves.
+type Record = (u64, u32, u32, u32, RecordMoves);
+/// An entry in format version 1: key, numbers, and the moves.
+type RecordV1 = (u64, u32, u32, RecordMoves);
 
 /// A search's table, kept to go on with later.
 #[derive(Clone)]
@@ -346,7 +351,7 @@ impl SearchState {
                     .map(|m| (m.point.x(), m.point.y(), m.pn, m.dn))
                     .collect()
             });
-            let record: Record = (*key, entry.pn, entry.dn, moves);
+            let record: Record = (*key, entry.pn, entry.dn, entry.work, moves);
             bincode::serde::encode_into_std_write(&record, &mut out, records())
                 .map_err(encode_error)?;
         }
@@ -394,9 +399,9 @@ impl SearchState {
         let word =
             |i: usize| u32::from_le_bytes([start[i], start[i + 1], start[i + 2], start[i + 3]]);
         let version = word(8);
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(format_error(format!(
-                "format version {version}, and this build reads version {VERSION}"
+                "format version {version}, and this build reads versions 1 to {VERSION}"
             )));
         }
         let len = word(12) as usize;
@@ -421,9 +426,14 @@ impl SearchState {
         let mut entries =
             Vec::with_capacity(usize::try_from(header.entries.min(1 << 16)).unwrap_or(0));
         for _ in 0..header.entries {
-            let (key, pn, dn, moves): Record =
-                bincode::serde::decode_from_std_read(&mut input, records())
-                    .map_err(decode_error)?;
+            let (key, pn, dn, work, moves): Record = if version == 1 {
+                let (key, pn, dn, moves): RecordV1 =
+                    bincode::serde::decode_from_std_read(&mut input, records())
+                        .map_err(decode_error)?;
+                (key, pn, dn, 0, moves)
+            } else {
+                bincode::serde::decode_from_std_read(&mut input, records()).map_err(decode_error)?
+            };
             let moves = match moves {
                 None => None,
                 Some(moves) => {
@@ -442,7 +452,15 @@ impl SearchState {
                     )
                 }
             };
-            entries.push((key, Entry { pn, dn, moves }));
+            entries.push((
+                key,
+                Entry {
+                    pn,
+                    dn,
+                    work,
+                    moves,
+                },
+            ));
         }
         let mut trees = Vec::with_capacity(usize::try_from(header.trees.min(1 << 16)).unwrap_or(0));
         for _ in 0..header.trees {
@@ -567,13 +585,16 @@ mod tests {
                         .moves
                         .as_ref()
                         .map(|m| m.iter().map(|m| (m.point, m.pn, m.dn)).collect::<Vec<_>>());
-                    (*k, e.pn, e.dn, moves)
+                    (*k, e.pn, e.dn, e.work, moves)
                 })
                 .collect();
             all.sort_unstable_by_key(|e| e.0);
             all
         };
         assert_eq!(numbers(&read), numbers(&state));
+        // The root's entry, or one near it, holds most of the search's nodes.
+        let most = read.entries.iter().map(|(_, e)| e.work).max().unwrap();
+        assert!(most >= 100_000, "the work of the entries is kept: {most}");
         let trees = |s: &SearchState| -> Vec<_> {
             s.lent
                 .iter()
@@ -582,6 +603,29 @@ mod tests {
         };
         assert_eq!(trees(&read), trees(&state));
         assert!(read.fits(&g13(), &options(1)).is_ok());
+    }
+
+    /// A state written by a build of format version 1 (`renju solve "h8 h9 i9 g13"
+    /// --attacker black --nodes 3000 --state FILE`) still reads, its entries without work, and
+    /// a search goes on from it.
+    #[test]
+    fn a_version_1_state_still_reads() {
+        let bytes = include_bytes!("../../tests/data/states/g13-3000-v1.state");
+        assert_eq!(bytes[8..12], 1u32.to_le_bytes());
+        let state = read_bytes(bytes).unwrap();
+        let h = state.header();
+        assert_eq!((h.entries, h.runs), (31, 1));
+        assert!((3000..3100).contains(&h.nodes));
+        assert!(state.entries.iter().all(|(_, e)| e.work == 0));
+        assert!(state.entries.iter().any(|(_, e)| e.moves.is_some()));
+        let board = g13();
+        let solution = going_on(&board, state, options(10_000));
+        let went_on = solution
+            .state
+            .expect("stopped by the limit, it keeps its state");
+        assert_eq!(went_on.header().runs, 2);
+        assert!(went_on.entries.len() >= 31);
+        assert!(went_on.header().nodes >= 13_000, "the nodes of both runs");
     }
 
     #[test]

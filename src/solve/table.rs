@@ -6,8 +6,8 @@
 //! Every method copies what it returns out of the maps at once: no lock of a map shard is ever
 //! held across a call, so no two threads can wait on each other.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry as Entry_;
@@ -71,6 +71,8 @@ pub(super) struct Table {
     bound: usize,
     /// Set once the table is full of resolved entries.
     full: AtomicBool,
+    /// Held by the thread making room.
+    making_room: Mutex<()>,
     /// Tells the helper threads to stop (the end of a slice).
     pub(super) halt: AtomicBool,
     /// Calls the whole search off (the other side's search proved its win).
@@ -89,6 +91,7 @@ impl Table {
             borrowed_bytes: AtomicUsize::new(0),
             bound,
             full: AtomicBool::new(false),
+            making_room: Mutex::new(()),
             halt: AtomicBool::new(false),
             cancelled: AtomicBool::new(false),
             parallel: AtomicBool::new(parallel),
@@ -161,26 +164,21 @@ impl Table {
     }
 
     /// Stores `entry` for `key`, unless `key` is settled (proved or disproved) and `entry` is
-    /// not. When the table would pass its bound, the unresolved entries are dropped first:
-    /// settled ones are the search's results, and are never dropped. If that leaves it still
-    /// nearly full, [`Stored::Full`].
+    /// not. When the table would pass its bound, it makes room: first it drops the estimates
+    /// of least work ([`Table::shed`]), then, if it is still nearly full, every estimate.
+    /// Settled entries are the search's results and are never dropped. If the results alone
+    /// leave it nearly full, [`Stored::Full`].
     pub(super) fn store(&self, key: u64, entry: Entry) -> Stored {
-        // A new key in a map at capacity makes it grow: the old buckets and twice as many new
-        // ones are held at once. Make room first if that would pass the bound.
-        let capacity = self.entries.capacity();
-        let grows = self.entries.len() >= capacity && !self.entries.contains_key(&key);
-        let peak = if grows {
-            // hashbrown's smallest bucket array has 4 buckets.
-            (2 * buckets(capacity)).max(4) * SLOT_BYTES + self.total_bytes()
-        } else {
-            self.total_bytes()
-        };
         let mut stored = Stored::Room;
-        if peak > self.bound {
-            self.keep(|e| e.settled());
-            if self.entries.len() >= self.entries.capacity() / 10 * 9
-                || self.total_bytes() > self.bound / 10 * 9
-            {
+        // One thread makes room at a time; the others store meanwhile, a little past the bound.
+        if self.peak(key) > self.bound
+            && let Ok(_making_room) = self.making_room.try_lock()
+        {
+            self.shed();
+            if self.nearly_full(key) {
+                self.keep(|e| e.settled());
+            }
+            if self.nearly_full(key) {
                 self.full.store(true, Ordering::Relaxed);
                 stored = Stored::Full;
             }
@@ -203,6 +201,50 @@ impl Table {
             }
         }
         stored
+    }
+
+    /// The bytes the table would take at once while storing `key`: a new key in a map at
+    /// capacity makes it grow, and the old buckets and twice as many new ones are held at
+    /// once.
+    fn peak(&self, key: u64) -> usize {
+        let capacity = self.entries.capacity();
+        let grows = self.entries.len() >= capacity && !self.entries.contains_key(&key);
+        if grows {
+            // hashbrown's smallest bucket array has 4 buckets.
+            (2 * buckets(capacity)).max(4) * SLOT_BYTES + self.total_bytes()
+        } else {
+            self.total_bytes()
+        }
+    }
+
+    /// Whether the table is still nearly full after making room: storing `key` would pass the
+    /// bound, or the entries left, in buckets of their own, take nine tenths of it. (The
+    /// capacity a map reports after entries are dropped leaves out the slots they held, so
+    /// the entries are counted rather than the capacity.)
+    fn nearly_full(&self, key: u64) -> bool {
+        self.peak(key) > self.bound
+            || buckets(self.entries.len()) * SLOT_BYTES + self.bytes.load(Ordering::Relaxed)
+                > self.bound / 10 * 9
+    }
+
+    /// Drops the estimates of least work: every unsettled entry whose work is at most that of
+    /// the first third of theirs in order of work, so at least a third of them go. The
+    /// estimates that took the search longest to reach, those near the root and of its
+    /// hardest lines, stay. (Dropping a quarter, a third or a half: `BENCHMARKS.md`.)
+    fn shed(&self) {
+        let mut works: Vec<u32> = self
+            .entries
+            .iter()
+            .filter(|e| !e.settled())
+            .map(|e| e.work)
+            .collect();
+        if works.is_empty() {
+            return;
+        }
+        let third = works.len() / 3;
+        let (_, &mut least, _) = works.select_nth_unstable(third);
+        drop(works);
+        self.keep(|e| e.settled() || e.work > least);
     }
 
     /// Drops every entry but those `kept` keeps, and counts the bytes again.
@@ -301,6 +343,7 @@ mod tests {
         Entry {
             pn: n,
             dn: n,
+            work: n,
             moves: Some(
                 (0..8)
                     .map(|i| Move {
@@ -360,6 +403,36 @@ mod tests {
             }
         }
         assert!(table.len() < 16000, "estimates were dropped");
+    }
+
+    /// Past its bound the table drops the estimates of least work first: the costly ones
+    /// outlive many rounds of making room.
+    #[test]
+    fn the_estimates_of_most_work_are_dropped_last() {
+        let table = Table::new(64 << 10, false);
+        for key in 0..16u64 {
+            let heavy = Entry {
+                work: 1 << 20,
+                ..open(3)
+            };
+            assert_eq!(table.store(key, heavy), Stored::Room);
+        }
+        let mut drops = 0;
+        let mut before = table.len();
+        for key in 16..20_000u64 {
+            let light = Entry {
+                work: (key % 100) as u32,
+                ..open(2)
+            };
+            assert_eq!(table.store(key, light), Stored::Room);
+            if table.len() <= before {
+                drops += 1;
+            }
+            before = table.len();
+        }
+        assert!(drops >= 5, "room was made {drops} times");
+        assert!((0..16).all(|k| table.numbers(k) == Some((3, 3))));
+        assert!(table.len() < 10_000);
     }
 
     /// A table full of results makes room for a proof's read-out: it keeps only the proved

@@ -304,6 +304,7 @@ fn the_most_proving_line_takes_the_child_df_pn_would_search() {
             Entry {
                 pn: numbers.0,
                 dn: numbers.1,
+                work: 0,
                 moves: Some(moves),
             },
         );
@@ -316,6 +317,7 @@ fn the_most_proving_line_takes_the_child_df_pn_would_search() {
             Entry {
                 pn,
                 dn,
+                work: 0,
                 moves: None,
             },
         );
