@@ -39,6 +39,7 @@
 //! [`Combined`]: crate::db::Combined
 
 mod journal;
+mod leaf_search;
 mod lend;
 mod numbers;
 pub mod openings;
@@ -59,6 +60,7 @@ use crate::proof::Proof;
 use crate::rules::{Board, Color, Point, Rules, Size};
 
 pub use journal::{MAGIC, VERSION};
+pub use leaf_search::state_path;
 pub use report::{Figures, MoveReport, OpenChild, PlyReport, PositionReport, RootReport};
 pub use run::{Outcome, Round, Searched, Searches};
 pub use search::{RoundOptions, guide, ordered_moves};

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
-use super::search::{RoundOptions, search};
+use super::leaf_search::{LeafSearch, search};
+use super::search::RoundOptions;
 use super::{Book, BookError, Status};
 use crate::db::Builder;
 use crate::rules::{Board, Color, Point};
@@ -217,8 +218,11 @@ impl Book {
             let sender = searches.sender.clone();
             pool.spawn(move || {
                 let started = Instant::now();
-                let (solution, cut_short) =
-                    search(&board, attempts, attacker, &options, &mut |_| {});
+                let LeafSearch {
+                    solution,
+                    cut_short,
+                    ..
+                } = search(&board, attempts, attacker, &options, &mut |_| {});
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
@@ -477,7 +481,11 @@ mod tests {
         // l1's search ends without a result.
         let (pool, options) = on_threads(1, 10);
         let _ = pool;
-        let (failed, cut_short) = search(&board, 0, None, &options, &mut |_| {});
+        let LeafSearch {
+            solution: failed,
+            cut_short,
+            ..
+        } = search(&board, 0, None, &options, &mut |_| {});
         assert!(failed.proof.is_none() && !cut_short);
         let mut round = Round::default();
         book.fold_job(

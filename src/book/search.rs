@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::{Book, BookError, Certificate, MAX_DOUBLINGS, Status};
+use super::{Book, BookError, Certificate, Status};
 use crate::db::{Builder, Settled};
 use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
-use crate::solve::{Known, SolveOptions, solve};
+use crate::solve::Known;
 use crate::threat::{
     Limits, Outcome, VcfOptions, VcfTable, VctOptions, VctTable, breaking_replies, prove_vct, vcf,
 };
@@ -45,15 +45,19 @@ pub struct RoundOptions {
     /// search is not counted either.
     pub called_off: Option<Arc<AtomicBool>>,
     /// The positions the database held when the search started, as a guide for it
-    /// ([`SolveOptions::known`]).
+    /// ([`SolveOptions::known`](crate::solve::SolveOptions::known)).
     pub known: Option<Known>,
     /// Each leaf's search looks for the book attacker's win only
-    /// ([`SolveOptions::attacker`]): the defender's wins are not searched for, so no leaf is
+    /// ([`SolveOptions::attacker`](crate::solve::SolveOptions::attacker)): the defender's wins are not searched for, so no leaf is
     /// disproved, and a leaf the defender wins stays open.
     pub attacker_wins_only: bool,
+    /// Keep each leaf's search for the attacker's win alone in a state file in this
+    /// directory, and go on from it at the leaf's next search (`book work --states`,
+    /// [`super::leaf_state`]).
+    pub states: Option<std::path::PathBuf>,
 }
 
-/// The guide a book's database gives its searches ([`SolveOptions::known`]): every position
+/// The guide a book's database gives its searches ([`SolveOptions::known`](crate::solve::SolveOptions::known)): every position
 /// stored when the snapshot was taken, with the side that wins it and its stored proof. A
 /// leaf's search may run into positions the book proved under another White move (the White
 /// stones swapped, say): it takes them as settled and looks elsewhere, and its proof, read out
@@ -77,7 +81,7 @@ impl RoundOptions {
     }
 
     /// Whether the stop was raised, or this search called off.
-    fn interrupted_or_called_off(&self) -> bool {
+    pub(super) fn interrupted_or_called_off(&self) -> bool {
         self.interrupted()
             || self
                 .called_off
@@ -239,59 +243,6 @@ impl Book {
     }
 }
 
-/// The node budget of a leaf searched `attempts` times before: the round's, doubled for each
-/// attempt; `None` if the round bounds its searches by time alone.
-pub(super) fn node_budget(attempts: u32, options: &RoundOptions) -> Option<u64> {
-    options
-        .position_nodes
-        .map(|n| n.saturating_mul(1u64 << attempts.min(MAX_DOUBLINGS)))
-}
-
-/// Searches a leaf within its budget (doubled for each earlier attempt); also says whether a
-/// result-less search was cut short by the run's end or a stop, rather than by its budget.
-/// `progress` is called now and then while the search runs (after each of its rounds).
-pub(super) fn search(
-    board: &Board,
-    attempts: u32,
-    attacker: Option<Color>,
-    options: &RoundOptions,
-    progress: &mut dyn FnMut(&crate::solve::Progress),
-) -> (crate::solve::Solution, bool) {
-    let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
-    let started = Instant::now();
-    let own = options
-        .position_time
-        .and_then(|t| std::time::Duration::try_from_secs_f64(t * factor as f64).ok())
-        .and_then(|d| started.checked_add(d));
-    let deadline = match (own, options.deadline) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    let limits = Limits {
-        deadline,
-        nodes: node_budget(attempts, options),
-        stop: options.stop.clone(),
-        called_off: options.called_off.clone(),
-    };
-    let solve_options = SolveOptions {
-        limits,
-        memory_mb: options.memory_mb,
-        full_width: false,
-        vct_nodes: None,
-        threads: Some(1),
-        known: options.known.clone(),
-        attacker,
-        ..SolveOptions::default()
-    };
-    let solution = solve(board, &solve_options, progress);
-    let stopped = options.interrupted_or_called_off();
-    // Cut short by the run's end: the run's deadline came before the search's own, and passed.
-    let run_over = options
-        .deadline
-        .is_some_and(|d| own.is_none_or(|o| d < o) && Instant::now() >= d);
-    (solution, stopped || run_over)
-}
-
 /// A limit of `nodes` nodes.
 fn within(nodes: u64) -> Limits {
     Limits {
@@ -382,7 +333,7 @@ mod tests {
     use crate::book::tests::{SQUARE, VCT_BLACK, board, one_thread, square_book, vct_book};
     use crate::db::Index;
     use crate::rules::{Rules, Size};
-    use crate::solve::Verdict;
+    use crate::solve::{SolveOptions, Verdict, solve};
     use crate::threat::ProofTree;
 
     /// A book on the example VCT root with a ply limit of 0, and an empty database.

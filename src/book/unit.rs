@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::RoundOptions;
-use super::search::{node_budget, search};
+use super::leaf_search::{LeafSearch, node_budget, search};
 use crate::db::Builder;
 use crate::rules::{Board, Color, Point, Rules, Size};
 use crate::solve::{Progress, Verdict};
@@ -94,6 +94,10 @@ pub struct WorkResult {
     /// marks such a position exhausted, so that it is not searched again. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub narrowed_out: bool,
+    /// With `book work --states`, what became of the position's state file: gone on from,
+    /// kept, removed once proved, or set aside. Absent without `--states`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
 }
 
 /// How one position's search is going while it runs, for `book work`'s progress lines.
@@ -282,8 +286,11 @@ impl Unit {
                         };
                         (heartbeat.report)(p, &running);
                     };
-                    let (solution, stopped) =
-                        search(board, p.attempts, p.attacker, &options, &mut beat);
+                    let LeafSearch {
+                        solution,
+                        cut_short: stopped,
+                        state,
+                    } = search(board, p.attempts, p.attacker, &options, &mut beat);
                     let result = match (solution.verdict, &solution.proof) {
                         (Verdict::Win, Some(_)) => "win",
                         (Verdict::Loss, Some(_)) => "loss",
@@ -299,6 +306,7 @@ impl Unit {
                         nodes: solution.nodes,
                         seconds: started.elapsed().as_secs_f64(),
                         most_proving: crate::proof::names(&solution.most_proving),
+                        state,
                     };
                     done(p, &result);
                     (solution.proof, result)

@@ -115,6 +115,7 @@ pub(super) fn work(
     out: &Path,
     threads: Option<u32>,
     guide: Option<&Path>,
+    states: Option<&Path>,
     global: &Global,
 ) -> Result<()> {
     crate::cli::distinct_output(out, "--out", path, "work unit")?;
@@ -133,6 +134,19 @@ pub(super) fn work(
     let known = guide
         .map(|g| crate::cli::db::guide(g, (rules, size)))
         .transpose()?;
+    if let Some(dir) = states {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            input_error(format!(
+                "--states `{}`: cannot make the directory: {e}",
+                dir.display()
+            ))
+        })?;
+        if !global.quiet && unit.positions.iter().all(|p| p.attacker.is_none()) {
+            eprintln!(
+                "work: --states keeps no state here: the unit's searches are for both sides' wins (plan with --attacker-wins-only)"
+            );
+        }
+    }
     let threads = threads_of(threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;
     let options = RoundOptions {
@@ -140,6 +154,7 @@ pub(super) fn work(
         stop: Some(interrupted()),
         memory_mb: Some(1024),
         known,
+        states: states.map(Path::to_path_buf),
         ..RoundOptions::default()
     };
     let mut db = Builder::new(rules, size);
@@ -155,8 +170,9 @@ pub(super) fn work(
                 format!(", working on {}", r.most_proving.join(" "))
             };
             let why = r.why.map_or(String::new(), |w| format!(" ({w})"));
+            let state = (r.state.as_ref()).map_or(String::new(), |s| format!("; state: {s}"));
             eprintln!(
-                "work: {n}/{total}: {}: {}{why}, {} nodes, {:.1} s{working}",
+                "work: {n}/{total}: {}: {}{why}, {} nodes, {:.1} s{working}{state}",
                 line_name(&r.line),
                 r.result,
                 r.nodes,

@@ -1,0 +1,206 @@
+//! One leaf's search: its budget (the round's, doubled for each earlier attempt), its limits,
+//! and, with `book work --states DIR`, its state kept between attempts.
+//!
+//! A kept state: the search of a leaf for the attacker's win alone writes its state
+//! ([`crate::solve::SearchState`]) to a file of its own in DIR when its budget runs out or a
+//! stop cuts it short, and the leaf's next search goes on from it. The budgets double with each
+//! attempt as ever, but a budget counts the nodes of every run of the search: a search that goes
+//! on from a state of `n` nodes has its budget less `n` to spend, so each doubling pays only for
+//! its new half.
+//!
+//! A state only steers the search; the proof is read out by the rules, as with the guide
+//! (`docs/search-state.md`). A file that cannot be read, does not fit the leaf's table (a
+//! search kept at a larger `--memory`), or is held by another process is left as it is, and
+//! the leaf is searched without a state.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::MAX_DOUBLINGS;
+use super::search::RoundOptions;
+use crate::atomic::UpdateLock;
+use crate::rules::{Board, Color};
+use crate::solve::{SearchState, Solution, SolveOptions, solve};
+use crate::threat::Limits;
+
+/// The node budget of a leaf searched `attempts` times before: the round's, doubled for each
+/// attempt; `None` if the round bounds its searches by time alone.
+pub(super) fn node_budget(attempts: u32, options: &RoundOptions) -> Option<u64> {
+    options
+        .position_nodes
+        .map(|n| n.saturating_mul(1u64 << attempts.min(MAX_DOUBLINGS)))
+}
+
+/// A leaf's search: its solution, whether a result-less search was cut short by the run's
+/// end or a stop rather than by its budget, and, with [`RoundOptions::states`], what became
+/// of its state file.
+pub(super) struct LeafSearch {
+    pub(super) solution: crate::solve::Solution,
+    pub(super) cut_short: bool,
+    pub(super) state: Option<String>,
+}
+
+/// Searches a leaf within its budget (doubled for each earlier attempt; with a kept state,
+/// the nodes of its earlier runs count against it). `progress` is called now and then while
+/// the search runs (after each of its rounds).
+pub(super) fn search(
+    board: &Board,
+    attempts: u32,
+    attacker: Option<Color>,
+    options: &RoundOptions,
+    progress: &mut dyn FnMut(&crate::solve::Progress),
+) -> LeafSearch {
+    let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
+    let started = Instant::now();
+    let own = options
+        .position_time
+        .and_then(|t| std::time::Duration::try_from_secs_f64(t * factor as f64).ok())
+        .and_then(|d| started.checked_add(d));
+    let deadline = match (own, options.deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let limits = Limits {
+        deadline,
+        nodes: node_budget(attempts, options),
+        stop: options.stop.clone(),
+        called_off: options.called_off.clone(),
+    };
+    let mut solve_options = SolveOptions {
+        limits,
+        memory_mb: options.memory_mb,
+        full_width: false,
+        vct_nodes: None,
+        threads: Some(1),
+        known: options.known.clone(),
+        attacker,
+        ..SolveOptions::default()
+    };
+    let mut leaf_state = None;
+    let mut state = None;
+    let mut before = 0;
+    if let (Some(dir), Some(_)) = (&options.states, attacker) {
+        match LeafState::open(dir, board, &solve_options) {
+            Ok(leaf) => {
+                before = leaf.nodes_before();
+                solve_options.limits.nodes = solve_options
+                    .limits
+                    .nodes
+                    .map(|n| n.saturating_sub(before).max(1));
+                solve_options.resume = leaf.resumed.clone();
+                solve_options.keep_state = true;
+                leaf_state = Some(leaf);
+            }
+            Err(note) => state = Some(note),
+        }
+    }
+    // Progress counts the nodes of the earlier runs too, as the budget does.
+    let mut counted = |p: &crate::solve::Progress| {
+        progress(&crate::solve::Progress {
+            nodes: p.nodes + before,
+            ..p.clone()
+        });
+    };
+    let solution = solve(board, &solve_options, &mut counted);
+    if let Some(leaf) = leaf_state {
+        state = Some(leaf.close(&solution)).filter(|said| !said.is_empty());
+    }
+    let stopped = options.interrupted_or_called_off();
+    // Cut short by the run's end: the run's deadline came before the search's own, and passed.
+    let run_over = options
+        .deadline
+        .is_some_and(|d| own.is_none_or(|o| d < o) && Instant::now() >= d);
+    LeafSearch {
+        solution,
+        cut_short: stopped || run_over,
+        state,
+    }
+}
+
+/// The state file of a leaf's search, locked while the search runs.
+pub(super) struct LeafState {
+    path: PathBuf,
+    _lock: UpdateLock,
+    /// The state the search goes on from, if there is one.
+    pub(super) resumed: Option<Arc<SearchState>>,
+}
+
+/// The file in `dir` of the search of `board` for `attacker`'s win: the position's Zobrist key
+/// (side to move included) and the attacker.
+#[must_use]
+pub fn state_path(dir: &Path, board: &Board, attacker: Color) -> PathBuf {
+    dir.join(format!("{:016x}-{attacker}.state", board.hash()))
+}
+
+impl LeafState {
+    /// Opens the state in `dir` of the search of `board` with `options` (whose attacker is
+    /// set), locked, with the state kept there if there is one. `Err` with a note when the
+    /// file cannot be used (another process holds it, it cannot be locked or read, or it does
+    /// not fit the search): the search runs without a state, and the file is left as it is.
+    pub(super) fn open(dir: &Path, board: &Board, options: &SolveOptions) -> Result<Self, String> {
+        let Some(attacker) = options.attacker else {
+            return Err("no state: the search is not for one side's win".into());
+        };
+        let path = state_path(dir, board, attacker);
+        let lock = match crate::atomic::try_lock_for_update(&path) {
+            Ok(Some(lock)) => lock,
+            Ok(None) => return Err(format!("no state: `{}` is in use", path.display())),
+            Err(e) => return Err(format!("no state: cannot lock `{}`: {e}", path.display())),
+        };
+        let resumed = if path.exists() {
+            let state = SearchState::read(&path)
+                .and_then(|s| s.fits(board, options).map(|()| s))
+                .map_err(|e| {
+                    format!(
+                        "no state: `{}` left as it is, not gone on from: {e}",
+                        path.display()
+                    )
+                })?;
+            Some(Arc::new(state))
+        } else {
+            None
+        };
+        Ok(LeafState {
+            path,
+            _lock: lock,
+            resumed,
+        })
+    }
+
+    /// Nodes of the runs before this one.
+    pub(super) fn nodes_before(&self) -> u64 {
+        self.resumed.as_ref().map_or(0, |s| s.header().nodes)
+    }
+
+    /// Settles the file after the search: the new state written if a limit or a stop ended
+    /// the search, the file removed if the search proved its result (it is not searched
+    /// again), left as it was otherwise. Says what it did.
+    pub(super) fn close(self, solution: &Solution) -> String {
+        let mut said = Vec::new();
+        if let Some(state) = &self.resumed {
+            let h = state.header();
+            let runs = if h.runs == 1 { "run" } else { "runs" };
+            said.push(format!(
+                "went on from {} nodes in {} {runs}",
+                h.nodes, h.runs
+            ));
+        }
+        if let Some(state) = &solution.state {
+            match state.write(&self.path) {
+                Ok(()) => {
+                    let h = state.header();
+                    said.push(format!("kept {} nodes, {} entries", h.nodes, h.entries));
+                }
+                Err(e) => said.push(format!("cannot write `{}`: {e}", self.path.display())),
+            }
+        } else if solution.proof.is_some() {
+            match std::fs::remove_file(&self.path) {
+                Ok(()) => said.push("removed: proved".into()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => said.push(format!("cannot remove `{}`: {e}", self.path.display())),
+            }
+        }
+        said.join("; ")
+    }
+}
