@@ -43,13 +43,14 @@ pub(super) struct LeafSearch {
 
 /// Searches a leaf within its budget (doubled for each earlier attempt; with a kept state,
 /// the nodes of its earlier runs count against it). `progress` is called now and then while
-/// the search runs (after each of its rounds).
+/// the search runs (after each of its rounds), with this run's progress and the nodes of the
+/// earlier runs.
 pub(super) fn search(
     board: &Board,
     attempts: u32,
     attacker: Option<Color>,
     options: &RoundOptions,
-    progress: &mut dyn FnMut(&crate::solve::Progress),
+    progress: &mut dyn FnMut(&crate::solve::Progress, u64),
 ) -> LeafSearch {
     let factor = 1u64 << attempts.min(MAX_DOUBLINGS);
     let started = Instant::now();
@@ -95,13 +96,8 @@ pub(super) fn search(
             Err(note) => state = Some(note),
         }
     }
-    // Progress counts the nodes of the earlier runs too, as the budget does.
-    let mut counted = |p: &crate::solve::Progress| {
-        progress(&crate::solve::Progress {
-            nodes: p.nodes + before,
-            ..p.clone()
-        });
-    };
+    // Progress comes with the nodes of the earlier runs, which the budget counts too.
+    let mut counted = |p: &crate::solve::Progress| progress(p, before);
     let solution = solve(board, &solve_options, &mut counted);
     if let Some(leaf) = leaf_state {
         state = Some(leaf.close(&solution)).filter(|said| !said.is_empty());
@@ -174,8 +170,8 @@ impl LeafState {
     }
 
     /// Settles the file after the search: the new state written if a limit or a stop ended
-    /// the search, the file removed if the search proved its result (it is not searched
-    /// again), left as it was otherwise. Says what it did.
+    /// the search, the file removed if the search proved its result or found no win among its
+    /// narrowed moves (it is not searched again), left as it was otherwise. Says what it did.
     pub(super) fn close(self, solution: &Solution) -> String {
         let mut said = Vec::new();
         if let Some(state) = &self.resumed {
@@ -194,9 +190,15 @@ impl LeafState {
                 }
                 Err(e) => said.push(format!("cannot write `{}`: {e}", self.path.display())),
             }
-        } else if solution.proof.is_some() {
+        } else if solution.proof.is_some() || solution.narrowed_out() {
+            // Proved, or its narrowed moves hold no win: it is not searched again.
+            let why = if solution.proof.is_some() {
+                "proved"
+            } else {
+                "no win among the narrowed moves"
+            };
             match std::fs::remove_file(&self.path) {
-                Ok(()) => said.push("removed: proved".into()),
+                Ok(()) => said.push(format!("removed: {why}")),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => said.push(format!("cannot remove `{}`: {e}", self.path.display())),
             }

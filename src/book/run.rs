@@ -222,7 +222,7 @@ impl Book {
                     solution,
                     cut_short,
                     ..
-                } = search(&board, attempts, attacker, &options, &mut |_| {});
+                } = search(&board, attempts, attacker, &options, &mut |_, _| {});
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
@@ -485,7 +485,7 @@ mod tests {
             solution: failed,
             cut_short,
             ..
-        } = search(&board, 0, None, &options, &mut |_| {});
+        } = search(&board, 0, None, &options, &mut |_, _| {});
         assert!(failed.proof.is_none() && !cut_short);
         let mut round = Round::default();
         book.fold_job(

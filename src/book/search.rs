@@ -53,7 +53,7 @@ pub struct RoundOptions {
     pub attacker_wins_only: bool,
     /// Keep each leaf's search for the attacker's win alone in a state file in this
     /// directory, and go on from it at the leaf's next search (`book work --states`,
-    /// [`super::leaf_state`]).
+    /// `src/book/leaf_search.rs`).
     pub states: Option<std::path::PathBuf>,
 }
 

@@ -95,7 +95,8 @@ pub struct WorkResult {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub narrowed_out: bool,
     /// With `book work --states`, what became of the position's state file: gone on from,
-    /// kept, removed once proved, or set aside. Absent without `--states`.
+    /// kept, removed, or not used (`no state: …`). Absent when there is nothing to say
+    /// (always without `--states`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
 }
@@ -103,8 +104,10 @@ pub struct WorkResult {
 /// How one position's search is going while it runs, for `book work`'s progress lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Running {
-    /// Solver nodes so far.
+    /// Solver nodes so far, those of the earlier runs of a kept state included.
     pub nodes: u64,
+    /// Of them, the earlier runs' (`book work --states`); 0 for a fresh search.
+    pub before: u64,
     /// The search's node budget (the unit's `position_nodes`, doubled for each earlier
     /// attempt), if the unit bounds its searches by nodes.
     pub budget: Option<u64>,
@@ -272,14 +275,15 @@ impl Unit {
                     let started = Instant::now();
                     let budget = node_budget(p.attempts, &options);
                     let mut last = started;
-                    let mut beat = |progress: &Progress| {
+                    let mut beat = |progress: &Progress, before: u64| {
                         let Some(heartbeat) = heartbeat else { return };
                         if last.elapsed() < heartbeat.every {
                             return;
                         }
                         last = Instant::now();
                         let running = Running {
-                            nodes: progress.nodes,
+                            nodes: progress.nodes + before,
+                            before,
                             budget,
                             elapsed: started.elapsed(),
                             proof_number: progress.pn,

@@ -275,34 +275,45 @@ impl SearchState {
         // `solve` sets it up), on all the threads.
         let threads = options.threads.unwrap_or(1).max(1);
         let bound = super::prover::Bounds::of(board, attacker, options, 2, threads).table_bound;
-        let needed = self.bytes();
-        if needed > bound / 10 * 9 {
-            // Room for the state and as much again to search in.
+        // The estimates make room as the table fills (the least work first); the results and
+        // the kept proofs cannot, and need room beside them to search in.
+        let needed = self.kept_bytes();
+        if needed > bound / 2 {
             let memory = options.memory_mb.unwrap_or(super::DEFAULT_MEMORY_MB).max(1);
             let enough = (memory as u128 * needed as u128 * 2 / (bound as u128).max(1)) as u64 + 1;
             return mismatch(format!(
-                "the state takes about {} MiB of table, more than --memory {memory} leaves it: give --memory {enough} or more",
+                "the state's results and kept proofs take about {} MiB of table, more than half of what --memory {memory} leaves it: give --memory {enough} or more",
                 needed >> 20
             ));
         }
         Ok(())
     }
 
-    /// Estimated bytes of the state's entries and kept proofs in a table.
-    fn bytes(&self) -> usize {
+    /// Estimated bytes in a table of what it never drops: the settled entries and the kept
+    /// proofs.
+    fn kept_bytes(&self) -> usize {
         let trees: usize = self
             .trees
             .iter()
             .map(|t| t.nodes.len() * TREE_NODE_BYTES)
             .sum();
-        super::table::bytes_of(&self.entries) + self.lent.len() * BORROWED_BYTES + trees
+        let settled: Vec<(u64, Entry)> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.settled())
+            .cloned()
+            .collect();
+        super::table::bytes_of(&settled) + self.lent.len() * BORROWED_BYTES + trees
     }
 
     /// Puts the state's entries into `prover`'s table, which is new.
     pub(super) fn load_into(&self, prover: &mut Prover<'_>) {
-        for (key, entry) in &self.entries {
-            // A state larger than this run's bound keeps its results (see `Table::store`);
-            // a table full of them stops the search at its first step.
+        // The results first, then the estimates, the most work first: a state larger than
+        // this run's bound keeps its results, and the table makes room by dropping the
+        // estimates of least work (see `Table::store`).
+        let mut order: Vec<&(u64, Entry)> = self.entries.iter().collect();
+        order.sort_by_key(|(_, e)| (!e.settled(), std::cmp::Reverse(e.work)));
+        for (key, entry) in order {
             prover.table.store(*key, entry.clone());
         }
         let mut counted = vec![false; self.trees.len()];
@@ -605,6 +616,28 @@ mod tests {
         assert!(read.fits(&g13(), &options(1)).is_ok());
     }
 
+    /// A search whose table filled and made room writes a state that the same `--memory`
+    /// takes again: its estimates make room as they load, as in the search.
+    #[test]
+    fn a_state_of_a_full_table_goes_on_at_the_same_memory() {
+        let tight = |nodes: u64| SolveOptions {
+            memory_mb: Some(16),
+            ..options(nodes)
+        };
+        let solution = solve(&g13(), &tight(3_500_000), &mut |_| {});
+        assert_eq!(solution.verdict, Verdict::Unknown);
+        let state = solution.state.expect("a limit stopped it");
+        let bound = super::super::prover::Bounds::of(&g13(), Color::Black, &tight(1), 2, 1);
+        assert!(
+            state.kept_bytes() < bound.table_bound / 2
+                && super::super::table::bytes_of(&state.entries) > bound.table_bound / 2,
+            "the table filled: the estimates take most of it"
+        );
+        state.fits(&g13(), &tight(1)).unwrap();
+        let went_on = going_on(&g13(), state, tight(4_000_000));
+        assert_eq!(went_on.verdict, Verdict::Win, "{:?}", went_on.note);
+    }
+
     /// A state written by a build of format version 1 (`renju solve "h8 h9 i9 g13"
     /// --attacker black --nodes 3000 --state FILE`) still reads, its entries without work, and
     /// a search goes on from it.
@@ -690,19 +723,20 @@ mod tests {
             ..options(1)
         };
         assert!(mismatch(&g13(), &full).contains("full-width"));
-        // A state that would fill this run's table: refused before it is loaded, naming the
-        // bound it needs (loaded, it would leave no room to search, and be written back cut).
+        // A state whose results would fill half this run's table: refused before it is
+        // loaded, naming the bound it needs (loaded, it would leave no room to search).
         let small = SolveOptions {
             memory_mb: Some(1),
             ..options(1)
         };
-        let bigger = stopped_at(100_000);
+        let bigger = stopped_at(1_000_000);
+        assert!(bigger.fits(&g13(), &options(1)).is_ok());
         let message = match bigger.fits(&g13(), &small) {
             Err(StateError::Mismatch(message)) => message,
             other => panic!("expected a mismatch, got {other:?}"),
         };
         assert!(
-            message.contains("more than --memory 1 leaves it: give --memory"),
+            message.contains("more than half of what --memory 1 leaves it: give --memory"),
             "{message}"
         );
         let enough: u64 = message

@@ -171,7 +171,10 @@ impl Table {
     pub(super) fn store(&self, key: u64, entry: Entry) -> Stored {
         let mut stored = Stored::Room;
         // One thread makes room at a time; the others store meanwhile, a little past the bound.
-        if self.peak(key) > self.bound
+        // A full table makes no more room: the search is stopping, and each store on the way
+        // back up would go over every entry again.
+        if !self.is_full()
+            && self.peak(key) > self.bound
             && let Ok(_making_room) = self.making_room.try_lock()
         {
             self.shed();
@@ -218,13 +221,10 @@ impl Table {
     }
 
     /// Whether the table is still nearly full after making room: storing `key` would pass the
-    /// bound, or the entries left, in buckets of their own, take nine tenths of it. (The
-    /// capacity a map reports after entries are dropped leaves out the slots they held, so
-    /// the entries are counted rather than the capacity.)
+    /// bound, or it takes nine tenths of it. Room made leaves a tenth free, so it is not made
+    /// again a few stores later.
     fn nearly_full(&self, key: u64) -> bool {
-        self.peak(key) > self.bound
-            || buckets(self.entries.len()) * SLOT_BYTES + self.bytes.load(Ordering::Relaxed)
-                > self.bound / 10 * 9
+        self.peak(key) > self.bound || self.total_bytes() > self.bound / 10 * 9
     }
 
     /// Drops the estimates of least work: every unsettled entry whose work is at most that of

@@ -413,8 +413,10 @@ fn running_line(line: &[String], r: &Running) -> String {
     let seconds = r.elapsed.as_secs_f64();
     let nodes = match r.budget {
         Some(budget) => {
-            let left = if r.nodes > 0 && seconds > 0.0 {
-                let rate = r.nodes as f64 / seconds;
+            // The rate of this run: the earlier runs' nodes took their own time.
+            let now = r.nodes.saturating_sub(r.before);
+            let left = if now > 0 && seconds > 0.0 {
+                let rate = now as f64 / seconds;
                 format!(
                     ", about {:.0} s left",
                     budget.saturating_sub(r.nodes) as f64 / rate
@@ -443,6 +445,7 @@ mod tests {
         let line: Vec<String> = ["k10", "k11", "j10"].map(String::from).to_vec();
         let r = Running {
             nodes: 500_000_000,
+            before: 0,
             budget: Some(2_560_000_000),
             elapsed: Duration::from_secs(1000),
             proof_number: 34,
@@ -465,6 +468,16 @@ mod tests {
         assert_eq!(
             running_line(&line, &at_start),
             "k10 k11 j10: searching, 0 of 2560000000 nodes, 0 s, proof number 34"
+        );
+        // Going on from a state of 1,280M nodes: 500M more in 1000 s, 780M left take 1,560 s.
+        let went_on = Running {
+            nodes: 1_780_000_000,
+            before: 1_280_000_000,
+            ..r
+        };
+        assert_eq!(
+            running_line(&line, &went_on),
+            "k10 k11 j10: searching, 1780000000 of 2560000000 nodes, 1000 s, about 1560 s left, proof number 34"
         );
     }
 }
