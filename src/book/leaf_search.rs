@@ -81,8 +81,8 @@ pub(super) fn search(
     let mut leaf_state = None;
     let mut state = None;
     let mut before = 0;
-    if let (Some(dir), Some(_)) = (&options.states, attacker) {
-        match LeafState::open(dir, board, &solve_options) {
+    if let (Some(dir), Some(attacker)) = (&options.states, attacker) {
+        match LeafState::open(dir, board, attacker, &solve_options) {
             Ok(leaf) => {
                 before = leaf.nodes_before();
                 solve_options.limits.nodes = solve_options
@@ -130,14 +130,16 @@ pub fn state_path(dir: &Path, board: &Board, attacker: Color) -> PathBuf {
 }
 
 impl LeafState {
-    /// Opens the state in `dir` of the search of `board` with `options` (whose attacker is
-    /// set), locked, with the state kept there if there is one. `Err` with a note when the
+    /// Opens the state in `dir` of the search of `board` for `attacker`'s win with `options`,
+    /// locked, with the state kept there if there is one. `Err` with a note when the
     /// file cannot be used (another process holds it, it cannot be locked or read, or it does
     /// not fit the search): the search runs without a state, and the file is left as it is.
-    pub(super) fn open(dir: &Path, board: &Board, options: &SolveOptions) -> Result<Self, String> {
-        let Some(attacker) = options.attacker else {
-            return Err("no state: the search is not for one side's win".into());
-        };
+    pub(super) fn open(
+        dir: &Path,
+        board: &Board,
+        attacker: Color,
+        options: &SolveOptions,
+    ) -> Result<Self, String> {
         let path = state_path(dir, board, attacker);
         let lock = match crate::atomic::try_lock_for_update(&path) {
             Ok(Some(lock)) => lock,

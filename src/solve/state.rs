@@ -297,13 +297,8 @@ impl SearchState {
             .iter()
             .map(|t| t.nodes.len() * TREE_NODE_BYTES)
             .sum();
-        let settled: Vec<(u64, Entry)> = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.settled())
-            .cloned()
-            .collect();
-        super::table::bytes_of(&settled) + self.lent.len() * BORROWED_BYTES + trees
+        let settled = self.entries.iter().map(|(_, e)| e).filter(|e| e.settled());
+        super::table::bytes_of(settled) + self.lent.len() * BORROWED_BYTES + trees
     }
 
     /// Puts the state's entries into `prover`'s table, which is new.
@@ -630,7 +625,8 @@ mod tests {
         let bound = super::super::prover::Bounds::of(&g13(), Color::Black, &tight(1), 2, 1);
         assert!(
             state.kept_bytes() < bound.table_bound / 2
-                && super::super::table::bytes_of(&state.entries) > bound.table_bound / 2,
+                && super::super::table::bytes_of(state.entries.iter().map(|(_, e)| e))
+                    > bound.table_bound / 2,
             "the table filled: the estimates take most of it"
         );
         state.fits(&g13(), &tight(1)).unwrap();

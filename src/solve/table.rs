@@ -43,8 +43,11 @@ fn buckets(capacity: usize) -> usize {
 }
 
 /// Estimated bytes `entries` take in a table of their own.
-pub(super) fn bytes_of(entries: &[(u64, Entry)]) -> usize {
-    buckets(entries.len()) * SLOT_BYTES + entries.iter().map(|(_, e)| entry_bytes(e)).sum::<usize>()
+pub(super) fn bytes_of<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> usize {
+    let (count, moves) = entries
+        .into_iter()
+        .fold((0, 0), |(n, bytes), e| (n + 1, bytes + entry_bytes(e)));
+    buckets(count) * SLOT_BYTES + moves
 }
 
 /// What storing an entry found.
