@@ -6,7 +6,7 @@
 //! Every method copies what it returns out of the maps at once: no lock of a map shard is ever
 //! held across a call, so no two threads can wait on each other.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
@@ -31,6 +31,14 @@ fn entry_bytes(e: &Entry) -> usize {
     e.moves
         .as_ref()
         .map_or(0, |m| MOVES_OVERHEAD + m.len() * size_of::<Move>())
+}
+
+/// `key` and `round` mixed (SplitMix64's finaliser), to choose among estimates of equal work.
+fn mix(key: u64, round: u64) -> u64 {
+    let mut z = key ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Buckets of hash maps (hashbrown) that can hold `capacity` entries without growing.
@@ -76,6 +84,8 @@ pub(super) struct Table {
     full: AtomicBool,
     /// Held by the thread making room.
     making_room: Mutex<()>,
+    /// Times room was made by dropping the estimates of least work.
+    rooms_made: AtomicU64,
     /// Tells the helper threads to stop (the end of a slice).
     pub(super) halt: AtomicBool,
     /// Calls the whole search off (the other side's search proved its win).
@@ -95,6 +105,7 @@ impl Table {
             bound,
             full: AtomicBool::new(false),
             making_room: Mutex::new(()),
+            rooms_made: AtomicU64::new(0),
             halt: AtomicBool::new(false),
             cancelled: AtomicBool::new(false),
             parallel: AtomicBool::new(parallel),
@@ -182,7 +193,7 @@ impl Table {
         {
             self.shed();
             if self.nearly_full(key) {
-                self.keep(|e| e.settled());
+                self.keep(|_, e| e.settled());
             }
             if self.nearly_full(key) {
                 self.full.store(true, Ordering::Relaxed);
@@ -230,29 +241,46 @@ impl Table {
         self.peak(key) > self.bound || self.total_bytes() > self.bound / 10 * 9
     }
 
-    /// Drops the estimates of least work: every unsettled entry whose work is at most that of
-    /// the first third of theirs in order of work, so at least a third of them go. The
-    /// estimates that took the search longest to reach, those near the root and of its
-    /// hardest lines, stay. (Dropping a quarter, a third or a half: `BENCHMARKS.md`.)
+    /// Drops the estimates of least work: the unsettled entries in order of work, until a third
+    /// of them have gone, and a third of the bytes their moves take, and the table is no more
+    /// than nine tenths full (every estimate, if that is not enough). The estimates that took
+    /// the search longest to reach, those near the root and of its hardest lines, stay. Many
+    /// estimates share the least work and keep no moves (leaves evaluated and not searched
+    /// below): a third of them by count alone may free no room. Ties are broken by key, mixed
+    /// with the count of times room was made, so that the same keys do not always go.
+    /// (Dropping a quarter, a third or a half; by count alone: `BENCHMARKS.md`.)
     fn shed(&self) {
-        let mut works: Vec<u32> = self
+        let round = self.rooms_made.fetch_add(1, Ordering::Relaxed);
+        let mut estimates: Vec<(u32, u64, usize)> = self
             .entries
             .iter()
             .filter(|e| !e.settled())
-            .map(|e| e.work)
+            .map(|e| (e.work, mix(*e.key(), round), entry_bytes(&e)))
             .collect();
-        if works.is_empty() {
+        estimates.sort_unstable();
+        let count = estimates.len().div_ceil(3);
+        let bytes = estimates
+            .iter()
+            .map(|&(.., b)| b)
+            .sum::<usize>()
+            .div_ceil(3);
+        let total = self.total_bytes();
+        let mut dropped = 0;
+        let enough = estimates.iter().position(|&(.., b)| {
+            dropped += b;
+            dropped >= bytes && total.saturating_sub(dropped) <= self.bound / 10 * 9
+        });
+        let last = enough.map_or(estimates.len(), |i| i.max(count - 1) + 1);
+        let Some(&(work, mixed, _)) = last.checked_sub(1).and_then(|i| estimates.get(i)) else {
             return;
-        }
-        let third = works.len() / 3;
-        let (_, &mut least, _) = works.select_nth_unstable(third);
-        drop(works);
-        self.keep(|e| e.settled() || e.work > least);
+        };
+        drop(estimates);
+        self.keep(|key, e| e.settled() || (e.work, mix(key, round)) > (work, mixed));
     }
 
     /// Drops every entry but those `kept` keeps, and counts the bytes again.
-    fn keep(&self, kept: impl Fn(&Entry) -> bool) {
-        self.entries.retain(|_, e| kept(e));
+    fn keep(&self, kept: impl Fn(u64, &Entry) -> bool) {
+        self.entries.retain(|&key, e| kept(key, e));
         let bytes: usize = self.entries.iter().map(|e| entry_bytes(&e)).sum();
         self.bytes.store(
             bytes + self.borrowed_bytes.load(Ordering::Relaxed),
@@ -265,7 +293,7 @@ impl Table {
     /// needs, it searches again), and lets entries in again. The buckets stay as they are:
     /// where they alone fill the bound, the next entry finds the table full again.
     pub(super) fn keep_only_proved(&self) {
-        self.keep(|e| e.pn == 0);
+        self.keep(|_, e| e.pn == 0);
         self.full.store(false, Ordering::Relaxed);
     }
 
@@ -412,7 +440,7 @@ mod tests {
     /// outlive many rounds of making room.
     #[test]
     fn the_estimates_of_most_work_are_dropped_last() {
-        let table = Table::new(64 << 10, false);
+        let table = Table::new(1 << 20, false);
         for key in 0..16u64 {
             let heavy = Entry {
                 work: 1 << 20,
@@ -436,6 +464,63 @@ mod tests {
         assert!(drops >= 5, "room was made {drops} times");
         assert!((0..16).all(|k| table.numbers(k) == Some((3, 3))));
         assert!(table.len() < 10_000);
+    }
+
+    /// Making room frees a third of the estimates' bytes, though the estimates of least work
+    /// hold none: leaves evaluated and not searched below keep no moves, and dropping only
+    /// them, by count, left the table as full and so dropped every estimate.
+    #[test]
+    fn making_room_frees_bytes_though_the_least_work_keeps_no_moves() {
+        let table = Table::new(1 << 20, false);
+        let wide = |work: u32| Entry {
+            work,
+            moves: Some(
+                (0..200)
+                    .map(|i| Move {
+                        point: Point::new(i % 15, i / 15),
+                        pn: 1,
+                        dn: 1,
+                    })
+                    .collect(),
+            ),
+            ..Entry::PROVED
+        };
+        let bare = Entry {
+            pn: 2,
+            dn: 2,
+            work: 0,
+            moves: None,
+        };
+        let mut key = 0u64;
+        let mut before = 0;
+        loop {
+            let entry = if key.is_multiple_of(3) {
+                Entry {
+                    pn: 3,
+                    dn: 3,
+                    ..wide(key as u32)
+                }
+            } else {
+                bare.clone()
+            };
+            assert_eq!(table.store(key, entry), Stored::Room);
+            if table.len() <= before {
+                break;
+            }
+            before = table.len();
+            key += 1;
+        }
+        let wide_left = (0..key)
+            .step_by(3)
+            .filter(|&k| table.get(k).is_some())
+            .count();
+        let bare_left = (0..key)
+            .filter(|k| !k.is_multiple_of(3) && table.get(*k).is_some())
+            .count();
+        assert!(wide_left > 0, "the estimates of most work stay");
+        assert_eq!(bare_left, 0, "the least work goes first");
+        assert!(table.get(key / 3 * 3).is_some(), "the most work stays");
+        assert!(table.total_bytes() <= (1 << 20) / 10 * 9);
     }
 
     /// A table full of results makes room for a proof's read-out: it keeps only the proved
