@@ -39,6 +39,8 @@ pub(super) struct LeafSearch {
     pub(super) solution: crate::solve::Solution,
     pub(super) cut_short: bool,
     pub(super) state: Option<String>,
+    /// The state file written for the leaf's next search, if one was.
+    pub(super) kept: Option<PathBuf>,
 }
 
 /// Searches a leaf within its budget (doubled for each earlier attempt; with a kept state,
@@ -80,6 +82,7 @@ pub(super) fn search(
     };
     let mut leaf_state = None;
     let mut state = None;
+    let mut kept = None;
     let mut before = 0;
     if let (Some(dir), Some(attacker)) = (&options.states, attacker) {
         match LeafState::open(dir, board, attacker, &solve_options) {
@@ -100,7 +103,9 @@ pub(super) fn search(
     let mut counted = |p: &crate::solve::Progress| progress(p, before);
     let solution = solve(board, &solve_options, &mut counted);
     if let Some(leaf) = leaf_state {
-        state = Some(leaf.close(&solution)).filter(|said| !said.is_empty());
+        let said;
+        (said, kept) = leaf.close(&solution);
+        state = Some(said).filter(|said| !said.is_empty());
     }
     let stopped = options.interrupted_or_called_off();
     // Cut short by the run's end: the run's deadline came before the search's own, and passed.
@@ -111,6 +116,7 @@ pub(super) fn search(
         solution,
         cut_short: stopped || run_over,
         state,
+        kept,
     }
 }
 
@@ -173,8 +179,10 @@ impl LeafState {
 
     /// Settles the file after the search: the new state written if a limit or a stop ended
     /// the search, the file removed if the search proved its result or found no win among its
-    /// narrowed moves (it is not searched again), left as it was otherwise. Says what it did.
-    pub(super) fn close(self, solution: &Solution) -> String {
+    /// narrowed moves (it is not searched again), left as it was otherwise. Says what it did,
+    /// and gives the file's path if the state was written.
+    pub(super) fn close(self, solution: &Solution) -> (String, Option<PathBuf>) {
+        let mut kept = None;
         let mut said = Vec::new();
         if let Some(state) = &self.resumed {
             let h = state.header();
@@ -189,6 +197,7 @@ impl LeafState {
                 Ok(()) => {
                     let h = state.header();
                     said.push(format!("kept {} nodes, {} entries", h.nodes, h.entries));
+                    kept = Some(self.path.clone());
                 }
                 Err(e) => said.push(format!("cannot write `{}`: {e}", self.path.display())),
             }
@@ -205,6 +214,6 @@ impl LeafState {
                 Err(e) => said.push(format!("cannot remove `{}`: {e}", self.path.display())),
             }
         }
-        said.join("; ")
+        (said.join("; "), kept)
     }
 }

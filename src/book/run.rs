@@ -60,6 +60,9 @@ pub struct Searched {
     /// The moves from the root to the highest position settled once it was folded in (the
     /// leaf or one above it), if the leaf is settled: the root itself when the line is empty.
     pub settled_to: Option<Vec<Point>>,
+    /// With [`RoundOptions::states`](super::RoundOptions::states), what became of the leaf's
+    /// state file: gone on from, kept, removed, or why there was none.
+    pub state: Option<String>,
 }
 
 /// What came of a leaf search.
@@ -96,6 +99,10 @@ struct Job {
     solution: Solution,
     cut_short: bool,
     seconds: f64,
+    /// What became of its state file, with `RoundOptions::states`.
+    state: Option<String>,
+    /// The state file written for the leaf's next search, if one was.
+    kept: Option<std::path::PathBuf>,
 }
 
 /// The leaf searches under way, from one [`Book::start`] to the next.
@@ -221,7 +228,8 @@ impl Book {
                 let LeafSearch {
                     solution,
                     cut_short,
-                    ..
+                    state,
+                    kept,
                 } = search(&board, attempts, attacker, &options, &mut |_, _| {});
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
@@ -231,6 +239,8 @@ impl Book {
                     solution,
                     cut_short,
                     seconds: started.elapsed().as_secs_f64(),
+                    state,
+                    kept,
                 });
             });
         }
@@ -345,6 +355,18 @@ impl Book {
         for node in proved {
             self.settle_upwards(node, db)?;
         }
+        let mut state = job.state;
+        // A kept state is for the leaf's next search: a leaf settled or expanded has none.
+        if let Some(path) = &job.kept
+            && (self.nodes[leaf as usize].status.settled()
+                || !self.nodes[leaf as usize].children.is_empty())
+        {
+            let said = match std::fs::remove_file(path) {
+                Ok(()) => "removed: not searched again".to_string(),
+                Err(e) => format!("cannot remove `{}`: {e}", path.display()),
+            };
+            state = Some(state.map_or(said.clone(), |s| format!("{s}; {said}")));
+        }
         round.log.push(Searched {
             root: self.nodes[leaf as usize].root,
             line: self.path(leaf),
@@ -364,6 +386,7 @@ impl Book {
             outcome,
             lent: lent_by_it,
             settled_to: self.highest_settled(leaf).map(|n| self.path(n)),
+            state,
         });
         Ok(())
     }
@@ -496,6 +519,8 @@ mod tests {
                 solution: failed,
                 cut_short,
                 seconds: 0.0,
+                state: None,
+                kept: None,
             },
             &mut db,
             &mut round,

@@ -294,6 +294,7 @@ impl Unit {
                         solution,
                         cut_short: stopped,
                         state,
+                        ..
                     } = search(board, p.attempts, p.attacker, &options, &mut beat);
                     let result = match (solution.verdict, &solution.proof) {
                         (Verdict::Win, Some(_)) => "win",

@@ -177,6 +177,12 @@ pub struct BuildArgs {
     /// it was, nodes, seconds, the outcome, and the highest position it settled.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Keep each leaf's search in a state file in DIR (made if missing), and go on from it at
+    /// the leaf's next search, at the ply limit: the budget counts the nodes of every run, so
+    /// each doubling pays only for its new half. A leaf proved, or expanded instead, has its
+    /// file removed. Needs --attacker-wins-only: a search for both sides' wins keeps no state.
+    #[arg(long, value_name = "DIR", requires = "attacker_wins_only")]
+    states: Option<PathBuf>,
     #[command(flatten)]
     budget_per_position: PositionBudget,
 }
@@ -334,6 +340,17 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             results,
         } => release(book, unit, results.as_deref(), global, given),
     }
+}
+
+/// The directory of `--states`, made if missing.
+fn states_dir(dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        input_error(format!(
+            "--states `{}`: cannot make the directory: {e}",
+            dir.display()
+        ))
+    })?;
+    Ok(dir.to_path_buf())
 }
 
 fn round_options(budget: &PositionBudget, threads: usize) -> Result<RoundOptions> {
@@ -534,6 +551,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             .and_then(|d| started.checked_add(d)),
         stop: Some(interrupted()),
         known: Some(guide(opened.db.settled())),
+        states: args.states.as_deref().map(states_dir).transpose()?,
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;

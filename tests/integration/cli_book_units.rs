@@ -491,3 +491,118 @@ fn work_goes_on_from_a_kept_state() {
     assert!(both.get("state").is_none(), "{both}");
     assert!(log.contains("keeps no state here"), "{log}");
 }
+
+/// `book build --states DIR`: a leaf at the ply limit goes on from its kept state at its next
+/// search, as `book work --states` does, and the log says so; a leaf expanded instead has its
+/// state removed; `--states` needs `--attacker-wins-only`. Kagetsu's g13 takes 3.1M nodes in
+/// one run.
+#[test]
+fn build_goes_on_from_a_kept_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let roots = dir.path().join("roots.txt");
+    std::fs::write(&roots, "h8 h9 i9 g13\n").unwrap();
+    let build = |name: &str, extra: &[&str]| {
+        let book = dir.path().join(format!("{name}.db"));
+        let states = dir.path().join(format!("{name}-states"));
+        let log = dir.path().join(format!("{name}.jsonl"));
+        let mut args = vec![
+            "book",
+            "build",
+            "--db",
+            arg(&book),
+            "--roots",
+            arg(&roots),
+            "--attacker-wins-only",
+            "--states",
+            arg(&states),
+            "--log",
+            arg(&log),
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let built = ok(&args);
+        let searches: Vec<Value> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| json(l.as_bytes()))
+            .collect();
+        (book, states, built, searches)
+    };
+    let files = |states: &Path| -> Vec<String> {
+        std::fs::read_dir(states)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".state"))
+            .collect()
+    };
+
+    // At the ply limit: the second search, its budget doubled, goes on from the first.
+    let (book, states, built, searches) =
+        build("limit", &["--max-ply", "0", "--position-nodes", "2000000"]);
+    assert_eq!(built["roots"][0]["result"], "proved", "{built}");
+    assert_eq!(searches.len(), 2, "{searches:?}");
+    assert_eq!(searches[0]["outcome"], "unknown");
+    let first = searches[0]["nodes"].as_u64().unwrap();
+    assert!((2_000_000..2_100_000).contains(&first), "{first}");
+    assert!(
+        searches[0]["state"].as_str().unwrap().starts_with("kept "),
+        "{}",
+        searches[0]
+    );
+    assert_eq!(searches[1]["outcome"], "proved");
+    let state = searches[1]["state"].as_str().unwrap();
+    assert!(
+        state.contains("went on from") && state.contains("removed: proved"),
+        "{state}"
+    );
+    let went_on = searches[1]["nodes"].as_u64().unwrap();
+    assert!(
+        went_on < 2_000_000,
+        "{went_on} nodes: the doubled budget less the first search's, not one search's 3.1M"
+    );
+    assert!(files(&states).is_empty(), "{:?}", files(&states));
+    check_ok(&book);
+
+    // Below the ply limit an unproved leaf is expanded, and its state is of no more use.
+    let (_, states, _, searches) = build(
+        "expanded",
+        &[
+            "--max-ply",
+            "1",
+            "--position-nodes",
+            "20000",
+            "--budget",
+            "1",
+        ],
+    );
+    assert_eq!(searches[0]["line"], serde_json::json!([]), "the root first");
+    assert_eq!(searches[0]["outcome"], "unknown");
+    let state = searches[0]["state"].as_str().unwrap();
+    assert!(
+        state.starts_with("kept ") && state.ends_with("removed: not searched again"),
+        "{state}"
+    );
+    let root = renju::book::state_path(
+        &states,
+        &renju::notation::parse_position("h8 h9 i9 g13", &Default::default()).unwrap(),
+        renju::rules::Color::Black,
+    );
+    assert!(!root.exists());
+    // The leaves below it, at the limit, keep theirs.
+    assert!(!files(&states).is_empty(), "{searches:?}");
+
+    let refused = input_error(&[
+        "book",
+        "build",
+        "--db",
+        arg(&dir.path().join("both.db")),
+        "--roots",
+        arg(&roots),
+        "--states",
+        arg(&dir.path().join("both-states")),
+    ]);
+    assert!(refused.contains("--attacker-wins-only"), "{refused}");
+}

@@ -52,6 +52,10 @@ struct Line<'a> {
     /// the root itself); absent when the leaf is not settled.
     #[serde(skip_serializing_if = "Option::is_none")]
     settled_to: Option<Vec<String>>,
+    /// With `--states`, what became of the leaf's state file: gone on from, kept, removed,
+    /// or why there was none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<&'a str>,
 }
 
 impl SearchLog {
@@ -106,6 +110,7 @@ impl SearchLog {
                 winner,
                 lent: s.lent,
                 settled_to: s.settled_to.as_deref().map(names),
+                state: s.state.as_deref(),
             };
             let mut text = serde_json::to_string(&line)?;
             text.push('\n');

@@ -15,7 +15,9 @@ use renju::notation::PositionOptions;
 use renju::rules::{Rules, Size};
 
 use super::subtree::reached_by;
-use super::{PositionBudget, book_error, journal_path, lock, open, round_options, save};
+use super::{
+    PositionBudget, book_error, journal_path, lock, open, round_options, save, states_dir,
+};
 use crate::cli::search::interrupted;
 use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
@@ -134,18 +136,11 @@ pub(super) fn work(
     let known = guide
         .map(|g| crate::cli::db::guide(g, (rules, size)))
         .transpose()?;
-    if let Some(dir) = states {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            input_error(format!(
-                "--states `{}`: cannot make the directory: {e}",
-                dir.display()
-            ))
-        })?;
-        if !global.quiet && unit.positions.iter().all(|p| p.attacker.is_none()) {
-            eprintln!(
-                "work: --states keeps no state here: the unit's searches are for both sides' wins (plan with --attacker-wins-only)"
-            );
-        }
+    let states = states.map(states_dir).transpose()?;
+    if states.is_some() && !global.quiet && unit.positions.iter().all(|p| p.attacker.is_none()) {
+        eprintln!(
+            "work: --states keeps no state here: the unit's searches are for both sides' wins (plan with --attacker-wins-only)"
+        );
     }
     let threads = threads_of(threads);
     let pool = crate::cli::batch::pool(Some(threads as u32))?;
@@ -154,7 +149,7 @@ pub(super) fn work(
         stop: Some(interrupted()),
         memory_mb: Some(1024),
         known,
-        states: states.map(Path::to_path_buf),
+        states,
         ..RoundOptions::default()
     };
     let mut db = Builder::new(rules, size);
