@@ -1,5 +1,6 @@
 //! One leaf's search: its budget (the round's, doubled for each earlier attempt), its limits,
-//! and, with `book work --states DIR`, its state kept between attempts.
+//! and, with `book work --states DIR` or `book build --states DIR`, its state kept between
+//! attempts, and which of a book's leaves keep one.
 //!
 //! A kept state: the search of a leaf for the attacker's win alone writes its state
 //! ([`crate::solve::SearchState`]) to a file of its own in DIR when its budget runs out or a
@@ -12,13 +13,19 @@
 //! (`docs/search-state.md`). A file that cannot be read, does not fit the leaf's table (a
 //! search kept at a larger `--memory`), or is held by another process is left as it is, and
 //! the leaf is searched without a state.
+//!
+//! In a book only a leaf at the ply limit is searched again (below it, a leaf left unproved is
+//! expanded), so only such a leaf keeps a state; a leaf that stops being one (settled,
+//! expanded, exhausted, or under a settled position) has its file removed when its search is
+//! folded in, and `book build` sweeps the files of the rest at the start and end of a run.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::MAX_DOUBLINGS;
 use super::search::RoundOptions;
+use super::{Book, BookError, MAX_DOUBLINGS, Status};
 use crate::atomic::UpdateLock;
 use crate::rules::{Board, Color};
 use crate::solve::{SearchState, Solution, SolveOptions, solve};
@@ -135,6 +142,24 @@ pub fn state_path(dir: &Path, board: &Board, attacker: Color) -> PathBuf {
     dir.join(format!("{:016x}-{attacker}.state", board.hash()))
 }
 
+/// Removes the state file at `path` under its lock: one another process holds is in use and
+/// left as it is. Says what it did, or `None` if there was no file.
+pub(super) fn remove_state(path: &Path) -> Option<String> {
+    if !path.exists() {
+        return None;
+    }
+    let said = match crate::atomic::try_lock_for_update(path) {
+        Ok(Some(_lock)) => match std::fs::remove_file(path) {
+            Ok(()) => "removed: not searched again".to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => format!("cannot remove `{}`: {e}", path.display()),
+        },
+        Ok(None) => format!("`{}` is in use: left as it is", path.display()),
+        Err(e) => format!("cannot lock `{}`: {e}", path.display()),
+    };
+    Some(said)
+}
+
 impl LeafState {
     /// Opens the state in `dir` of the search of `board` for `attacker`'s win with `options`,
     /// locked, with the state kept there if there is one. `Err` with a note when the
@@ -215,5 +240,51 @@ impl LeafState {
             }
         }
         (said.join("; "), kept)
+    }
+}
+
+/// Which leaves keep their states in a book (`book build --states`).
+impl Book {
+    /// Whether `leaf` is at the ply limit: left unproved, it is searched again with a doubled
+    /// budget rather than expanded.
+    pub(super) fn at_ply_limit(&self, leaf: u32) -> bool {
+        let n = &self.nodes[leaf as usize];
+        self.settings.max_ply.is_some_and(|m| n.ply >= m)
+    }
+
+    /// Whether `leaf` is to be searched again: at the ply limit, unsettled, not exhausted,
+    /// without children, and under no settled position.
+    pub(super) fn searched_again(&self, leaf: u32) -> bool {
+        let n = &self.nodes[leaf as usize];
+        self.at_ply_limit(leaf)
+            && !n.status.settled()
+            && n.status != Status::Exhausted
+            && n.children.is_empty()
+            && !self.under_settled(leaf)
+            && !self.under_disproved(leaf)
+    }
+
+    /// Removes the state files in `dir` (`RoundOptions::states`) of the book's positions that
+    /// are not searched again ([`Book::searched_again`]): leaves proved without a search of
+    /// their own, expanded, or under a settled position. Files of positions the book does not
+    /// hold, and files another process holds, are left as they are. Returns how many went.
+    ///
+    /// # Errors
+    /// A damaged journal (a node's moves cannot be played).
+    pub fn sweep_states(&self, dir: &Path, options: &RoundOptions) -> Result<usize, BookError> {
+        let mut kept: HashMap<PathBuf, bool> = HashMap::new();
+        for node in 0..self.nodes.len() as u32 {
+            let Some(attacker) = self.searched_attacker(node, options) else {
+                continue;
+            };
+            let path = state_path(dir, &self.board(node)?, attacker);
+            *kept.entry(path).or_default() |= self.searched_again(node);
+        }
+        Ok(kept
+            .iter()
+            .filter(|&(path, &again)| {
+                !again && remove_state(path).is_some_and(|s| s.starts_with("removed"))
+            })
+            .count())
     }
 }

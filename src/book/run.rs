@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
-use super::leaf_search::{LeafSearch, search};
+use super::leaf_search::{LeafSearch, remove_state, search};
 use super::search::RoundOptions;
 use super::{Book, BookError, Status};
 use crate::db::Builder;
@@ -216,10 +216,15 @@ impl Book {
             }
             let flag = Arc::new(AtomicBool::new(false));
             searches.running.push((leaf, key, flag.clone()));
-            let options = RoundOptions {
+            let mut options = RoundOptions {
                 called_off: Some(flag),
                 ..options.clone()
             };
+            // A state is kept only for a leaf searched again: one at the ply limit (below it,
+            // a leaf left unproved is expanded instead).
+            if !self.at_ply_limit(leaf) {
+                options.states = None;
+            }
             let attempts = self.nodes[leaf as usize].attempts;
             let attacker = self.searched_attacker(leaf, &options);
             let sender = searches.sender.clone();
@@ -356,15 +361,12 @@ impl Book {
             self.settle_upwards(node, db)?;
         }
         let mut state = job.state;
-        // A kept state is for the leaf's next search: a leaf settled or expanded has none.
+        // A kept state is for the leaf's next search: a leaf settled, expanded, exhausted or
+        // under a settled position has none.
         if let Some(path) = &job.kept
-            && (self.nodes[leaf as usize].status.settled()
-                || !self.nodes[leaf as usize].children.is_empty())
+            && !self.searched_again(leaf)
+            && let Some(said) = remove_state(path)
         {
-            let said = match std::fs::remove_file(path) {
-                Ok(()) => "removed: not searched again".to_string(),
-                Err(e) => format!("cannot remove `{}`: {e}", path.display()),
-            };
             state = Some(state.map_or(said.clone(), |s| format!("{s}; {said}")));
         }
         round.log.push(Searched {

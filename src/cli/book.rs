@@ -177,10 +177,11 @@ pub struct BuildArgs {
     /// it was, nodes, seconds, the outcome, and the highest position it settled.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
-    /// Keep each leaf's search in a state file in DIR (made if missing), and go on from it at
-    /// the leaf's next search, at the ply limit: the budget counts the nodes of every run, so
-    /// each doubling pays only for its new half. A leaf proved, or expanded instead, has its
-    /// file removed. Needs --attacker-wins-only: a search for both sides' wins keeps no state.
+    /// Keep the search of each leaf at the ply limit in a state file in DIR (made if
+    /// missing), and go on from it at the leaf's next search: a --position-nodes budget
+    /// counts the nodes of every run, so each doubling pays only for its new half. The files
+    /// of positions no longer searched again are removed. Needs --attacker-wins-only: a
+    /// search for both sides' wins keeps no state.
     #[arg(long, value_name = "DIR", requires = "attacker_wins_only")]
     states: Option<PathBuf>,
     #[command(flatten)]
@@ -531,6 +532,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     if !(args.checkpoint.is_finite() && args.checkpoint >= 0.0) {
         return Err(input_error("--checkpoint must be a number of seconds"));
     }
+    let states = args.states.as_deref().map(states_dir).transpose()?;
     let log = args.log.as_deref().map(SearchLog::open).transpose()?;
     let _lock = lock(&args.book)?;
     let mut opened = open(&args.book, given, true)?;
@@ -551,7 +553,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             .and_then(|d| started.checked_add(d)),
         stop: Some(interrupted()),
         known: Some(guide(opened.db.settled())),
-        states: args.states.as_deref().map(states_dir).transpose()?,
+        states: states.clone(),
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
@@ -574,7 +576,29 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             "note: {expanded} position(s) searched at the old ply limit expanded under the new one"
         );
     }
-    let (stopped, db) = grow(args, &mut opened, options, &pool, started, log, global)?;
+    let sweep = |book: &Book| -> Result<()> {
+        if let Some(dir) = &states {
+            let removed = book.sweep_states(dir, &options).map_err(book_error)?;
+            if !global.quiet && removed > 0 {
+                eprintln!(
+                    "note: {removed} state file(s) of positions not searched again removed from `{}`",
+                    dir.display()
+                );
+            }
+        }
+        Ok(())
+    };
+    sweep(&opened.book)?;
+    let (stopped, db) = grow(
+        args,
+        &mut opened,
+        options.clone(),
+        &pool,
+        started,
+        log,
+        global,
+    )?;
+    sweep(&opened.book)?;
     print_standing(
         &standing(&args.book, &opened.book, &db, Some(stopped)),
         global,

@@ -566,8 +566,9 @@ fn build_goes_on_from_a_kept_state() {
     assert!(files(&states).is_empty(), "{:?}", files(&states));
     check_ok(&book);
 
-    // Below the ply limit an unproved leaf is expanded, and its state is of no more use.
-    let (_, states, _, searches) = build(
+    // Below the ply limit an unproved leaf is expanded, not searched again: it keeps no state.
+    // The leaves at the limit keep theirs.
+    let (book, states, _, searches) = build(
         "expanded",
         &[
             "--max-ply",
@@ -580,19 +581,40 @@ fn build_goes_on_from_a_kept_state() {
     );
     assert_eq!(searches[0]["line"], serde_json::json!([]), "the root first");
     assert_eq!(searches[0]["outcome"], "unknown");
-    let state = searches[0]["state"].as_str().unwrap();
-    assert!(
-        state.starts_with("kept ") && state.ends_with("removed: not searched again"),
-        "{state}"
-    );
-    let root = renju::book::state_path(
-        &states,
-        &renju::notation::parse_position("h8 h9 i9 g13", &Default::default()).unwrap(),
-        renju::rules::Color::Black,
-    );
+    assert!(searches[0].get("state").is_none(), "{}", searches[0]);
+    let g13 = renju::notation::parse_position("h8 h9 i9 g13", &Default::default()).unwrap();
+    let root = renju::book::state_path(&states, &g13, renju::rules::Color::Black);
     assert!(!root.exists());
-    // The leaves below it, at the limit, keep theirs.
-    assert!(!files(&states).is_empty(), "{searches:?}");
+    let kept = files(&states);
+    let unknown = searches[1..]
+        .iter()
+        .filter(|s| s["outcome"] == "unknown")
+        .count();
+    assert!(!kept.is_empty() && kept.len() <= unknown, "{kept:?}");
+    // A run with a higher ply limit expands those leaves instead of searching them again:
+    // their files are swept.
+    let out = run(&[
+        "book",
+        "build",
+        "--db",
+        arg(&book),
+        "--max-ply",
+        "2",
+        "--attacker-wins-only",
+        "--states",
+        arg(&states),
+        "--budget",
+        "0",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let note = format!(
+        "note: {} state file(s) of positions not searched again",
+        kept.len()
+    );
+    assert!(stderr(&out).contains(&note), "{}", stderr(&out));
+    assert!(files(&states).is_empty(), "{:?}", files(&states));
 
     let refused = input_error(&[
         "book",
