@@ -16,7 +16,7 @@
 //!
 //! In a book only a leaf at the ply limit is searched again (below it, a leaf left unproved is
 //! expanded), so only such a leaf keeps a state; a leaf that stops being one (settled,
-//! expanded, exhausted, or under a settled position) has its file removed when its search is
+//! expanded, exhausted, or under a settled or disproved position) has its file removed when its search is
 //! folded in, and `book build` sweeps the files of the rest at the start and end of a run.
 
 use std::collections::HashMap;
@@ -253,7 +253,7 @@ impl Book {
     }
 
     /// Whether `leaf` is to be searched again: at the ply limit, unsettled, not exhausted,
-    /// without children, and under no settled position.
+    /// without children, and under no settled or disproved position.
     pub(super) fn searched_again(&self, leaf: u32) -> bool {
         let n = &self.nodes[leaf as usize];
         self.at_ply_limit(leaf)
@@ -266,7 +266,8 @@ impl Book {
 
     /// Removes the state files in `dir` (`RoundOptions::states`) of the book's positions that
     /// are not searched again ([`Book::searched_again`]): leaves proved without a search of
-    /// their own, expanded, or under a settled position. Files of positions the book does not
+    /// their own, expanded, exhausted, or under a settled or disproved position, and positions
+    /// below the ply limit. Files of positions the book does not
     /// hold, and files another process holds, are left as they are. Returns how many went.
     ///
     /// # Errors
