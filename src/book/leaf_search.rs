@@ -16,8 +16,9 @@
 //!
 //! In a book only a leaf at the ply limit is searched again (below it, a leaf left unproved is
 //! expanded), so only such a leaf keeps a state; a leaf that stops being one (settled,
-//! expanded, exhausted, or under a settled or disproved position) has its file removed when its search is
-//! folded in, and `book build` sweeps the files of the rest at the start and end of a run.
+//! expanded, exhausted, or under a settled or disproved position) has its file removed when
+//! its search is folded in, and `book build` sweeps the files of the rest at the start and end
+//! of a run.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -142,22 +143,29 @@ pub fn state_path(dir: &Path, board: &Board, attacker: Color) -> PathBuf {
     dir.join(format!("{:016x}-{attacker}.state", board.hash()))
 }
 
-/// Removes the state file at `path` under its lock: one another process holds is in use and
-/// left as it is. Says what it did, or `None` if there was no file.
-pub(super) fn remove_state(path: &Path) -> Option<String> {
+/// Removes the file at `path`: `None` if there was none, else whether it went.
+fn remove(path: &Path) -> Option<Result<(), String>> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Some(Ok(())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(format!("cannot remove `{}`: {e}", path.display()))),
+    }
+}
+
+/// Removes the state file at `path` under its lock, as [`remove`]; a file another process
+/// holds is in use, and left as it is.
+pub(super) fn remove_state(path: &Path) -> Option<Result<(), String>> {
     if !path.exists() {
         return None;
     }
-    let said = match crate::atomic::try_lock_for_update(path) {
-        Ok(Some(_lock)) => match std::fs::remove_file(path) {
-            Ok(()) => "removed: not searched again".to_string(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => format!("cannot remove `{}`: {e}", path.display()),
-        },
-        Ok(None) => format!("`{}` is in use: left as it is", path.display()),
-        Err(e) => format!("cannot lock `{}`: {e}", path.display()),
-    };
-    Some(said)
+    match crate::atomic::try_lock_for_update(path) {
+        Ok(Some(_lock)) => remove(path),
+        Ok(None) => Some(Err(format!(
+            "`{}` is in use: left as it is",
+            path.display()
+        ))),
+        Err(e) => Some(Err(format!("cannot lock `{}`: {e}", path.display()))),
+    }
 }
 
 impl LeafState {
@@ -233,10 +241,11 @@ impl LeafState {
             } else {
                 "no win among the narrowed moves"
             };
-            match std::fs::remove_file(&self.path) {
-                Ok(()) => said.push(format!("removed: {why}")),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => said.push(format!("cannot remove `{}`: {e}", self.path.display())),
+            // The file's lock is held: this search's own.
+            match remove(&self.path) {
+                Some(Ok(())) => said.push(format!("removed: {why}")),
+                Some(Err(e)) => said.push(e),
+                None => {}
             }
         }
         (said.join("; "), kept)
@@ -267,8 +276,8 @@ impl Book {
     /// Removes the state files in `dir` (`RoundOptions::states`) of the book's positions that
     /// are not searched again ([`Book::searched_again`]): leaves proved without a search of
     /// their own, expanded, exhausted, or under a settled or disproved position, and positions
-    /// below the ply limit. Files of positions the book does not
-    /// hold, and files another process holds, are left as they are. Returns how many went.
+    /// below the ply limit. Files of positions the book does not hold, and files another
+    /// process holds, are left as they are. Returns how many went.
     ///
     /// # Errors
     /// A damaged journal (a node's moves cannot be played).
@@ -283,9 +292,7 @@ impl Book {
         }
         Ok(kept
             .iter()
-            .filter(|&(path, &again)| {
-                !again && remove_state(path).is_some_and(|s| s.starts_with("removed"))
-            })
+            .filter(|&(path, &again)| !again && matches!(remove_state(path), Some(Ok(()))))
             .count())
     }
 }

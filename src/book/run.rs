@@ -365,9 +365,13 @@ impl Book {
         // under a settled position has none.
         if let Some(path) = &job.kept
             && !self.searched_again(leaf)
-            && let Some(said) = remove_state(path)
+            && let Some(removed) = remove_state(path)
         {
-            state = Some(state.map_or(said.clone(), |s| format!("{s}; {said}")));
+            let said = removed.map_or_else(|e| e, |()| "removed: not searched again".into());
+            state = Some(match state {
+                Some(s) => format!("{s}; {said}"),
+                None => said,
+            });
         }
         round.log.push(Searched {
             root: self.nodes[leaf as usize].root,

@@ -553,7 +553,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             .and_then(|d| started.checked_add(d)),
         stop: Some(interrupted()),
         known: Some(guide(opened.db.settled())),
-        states: states.clone(),
+        states,
         ..round_options(&args.budget_per_position, threads)?
     };
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
@@ -577,7 +577,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         );
     }
     let sweep = |book: &Book| -> Result<()> {
-        if let Some(dir) = &states {
+        if let Some(dir) = &options.states {
             let removed = book.sweep_states(dir, &options).map_err(book_error)?;
             if !global.quiet && removed > 0 {
                 eprintln!(

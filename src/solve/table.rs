@@ -6,7 +6,7 @@
 //! Every method copies what it returns out of the maps at once: no lock of a map shard is ever
 //! held across a call, so no two threads can wait on each other.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
@@ -82,10 +82,8 @@ pub(super) struct Table {
     bound: usize,
     /// Set once the table is full of resolved entries.
     full: AtomicBool,
-    /// Held by the thread making room.
-    making_room: Mutex<()>,
-    /// Times room was made by dropping the estimates of least work.
-    rooms_made: AtomicU64,
+    /// Held by the thread making room; the times room was made.
+    making_room: Mutex<u64>,
     /// Tells the helper threads to stop (the end of a slice).
     pub(super) halt: AtomicBool,
     /// Calls the whole search off (the other side's search proved its win).
@@ -104,8 +102,7 @@ impl Table {
             borrowed_bytes: AtomicUsize::new(0),
             bound,
             full: AtomicBool::new(false),
-            making_room: Mutex::new(()),
-            rooms_made: AtomicU64::new(0),
+            making_room: Mutex::new(0),
             halt: AtomicBool::new(false),
             cancelled: AtomicBool::new(false),
             parallel: AtomicBool::new(parallel),
@@ -189,9 +186,10 @@ impl Table {
         // back up would go over every entry again.
         if !self.is_full()
             && self.peak(key) > self.bound
-            && let Ok(_making_room) = self.making_room.try_lock()
+            && let Ok(mut rooms_made) = self.making_room.try_lock()
         {
-            self.shed();
+            self.shed(*rooms_made);
+            *rooms_made += 1;
             if self.nearly_full(key) {
                 self.keep(|_, e| e.settled());
             }
@@ -247,10 +245,9 @@ impl Table {
     /// the search longest to reach, those near the root and of its hardest lines, stay. Many
     /// estimates share the least work and keep no moves (leaves evaluated and not searched
     /// below): a third of them by count alone may free no room. Ties are broken by key, mixed
-    /// with the count of times room was made, so that the same keys do not always go.
+    /// with `round`, the count of times room was made, so that the same keys do not always go.
     /// (Dropping a quarter, a third or a half; by count alone: `BENCHMARKS.md`.)
-    fn shed(&self) {
-        let round = self.rooms_made.fetch_add(1, Ordering::Relaxed);
+    fn shed(&self, round: u64) {
         // 16 bytes an estimate: a move list's bytes fit in a u32 (at most 225 moves).
         let mut estimates: Vec<(u32, u64, u32)> = self
             .entries
