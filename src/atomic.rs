@@ -144,21 +144,54 @@ fn default_permissions() -> Option<std::fs::Permissions> {
 #[derive(Debug)]
 pub struct UpdateLock {
     _file: std::fs::File,
+    /// The lock file's path.
+    path: std::path::PathBuf,
+}
+
+impl UpdateLock {
+    /// Removes the locked file `path` (the one this lock was taken for), and then, on Unix, the
+    /// lock file too, before the lock is let go: a file that is gone for good leaves nothing
+    /// behind. A process waiting on the removed lock file sees, once it gets it, that the file
+    /// is no longer the one its path names, and takes the lock again on the path (see
+    /// [`lock_for_update`]), so no two processes ever hold the lock of one path. `Ok(false)`
+    /// if there was no file at `path`; the lock file goes either way.
+    ///
+    /// # Errors
+    /// Any I/O error from removing `path` other than its not being there; the lock file then
+    /// stays.
+    pub fn remove_locked(self, path: &Path) -> io::Result<bool> {
+        let removed = match std::fs::remove_file(target(path)) {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+            Err(e) => return Err(e),
+        };
+        if cfg!(unix) {
+            // A stray lock file is harmless: an error here is not the caller's.
+            let _ = std::fs::remove_file(&self.path);
+        }
+        Ok(removed)
+    }
 }
 
 /// Waits for, then takes, the exclusive lock on updating `path`: an advisory lock on the file
-/// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed and
-/// left in place; the operating system releases the lock when the process ends, however it
-/// ends). Every `renju` command that reads a file, changes it and writes it back holds this
-/// lock from the read to the write. Temporary files that killed writes of `path` left behind
-/// are removed once the lock is taken ([`remove_leftovers`]).
+/// `PATH.lock` beside it, or beside the target of a symbolic link `path` (created if needed;
+/// the operating system releases the lock when the process ends, however it ends). Every
+/// `renju` command that reads a file, changes it and writes it back holds this lock from the
+/// read to the write. Temporary files that killed writes of `path` left behind are removed
+/// once the lock is taken ([`remove_leftovers`]). The lock file stays in place, unless the
+/// holder removes the file for good with [`UpdateLock::remove_locked`]; a lock taken on a lock
+/// file that was removed meanwhile is let go and taken again on the path's new one.
 ///
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
-    let file = lock_file(path)?;
-    file.lock()?;
-    Ok(held(file, path))
+    loop {
+        let (file, lock_path) = lock_file(path)?;
+        file.lock()?;
+        if let Some(lock) = held_if_same(file, lock_path, path) {
+            return Ok(lock);
+        }
+    }
 }
 
 /// Takes the exclusive lock on updating `path` if no other process holds it (see
@@ -167,28 +200,72 @@ pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
-    let file = lock_file(path)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(held(file, path))),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    loop {
+        let (file, lock_path) = lock_file(path)?;
+        match file.try_lock() {
+            Ok(()) => {
+                if let Some(lock) = held_if_same(file, lock_path, path) {
+                    return Ok(Some(lock));
+                }
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
     }
 }
 
-/// The lock on `path` just taken through `file`: the leftovers of killed writes go first.
-fn held(file: std::fs::File, path: &Path) -> UpdateLock {
+/// The lock on `path` just taken through `file`, if `file` is still the lock file its path
+/// names (its holder did not remove it meanwhile, [`UpdateLock::remove_locked`]): the
+/// leftovers of killed writes go first. `None` if it is not: the caller takes the lock again.
+fn held_if_same(
+    file: std::fs::File,
+    lock_path: std::path::PathBuf,
+    path: &Path,
+) -> Option<UpdateLock> {
+    if !same_file(&file, &lock_path) {
+        return None;
+    }
     remove_leftovers(path);
-    UpdateLock { _file: file }
+    Some(UpdateLock {
+        _file: file,
+        path: lock_path,
+    })
 }
 
-fn lock_file(path: &Path) -> io::Result<std::fs::File> {
+/// Whether the open `file` is the one `path` names now.
+#[cfg(unix)]
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Lock files are never removed off Unix ([`UpdateLock::remove_locked`]), so the one opened
+/// is the one the path names.
+#[cfg(not(unix))]
+fn same_file(_file: &std::fs::File, _path: &Path) -> bool {
+    true
+}
+
+/// The path of the lock file of `path`: `PATH.lock` beside the target of a link `path`.
+#[must_use]
+pub fn lock_path(path: &Path) -> std::path::PathBuf {
     let mut name = target(path).as_os_str().to_owned();
     name.push(".lock");
-    std::fs::OpenOptions::new()
+    std::path::PathBuf::from(name)
+}
+
+/// The lock file of `path`, opened (created if needed), and its path.
+fn lock_file(path: &Path) -> io::Result<(std::fs::File, std::path::PathBuf)> {
+    let name = lock_path(path);
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(name)
+        .open(&name)?;
+    Ok((file, name))
 }
 
 #[cfg(test)]
@@ -227,6 +304,34 @@ mod tests {
         assert!(try_lock_for_update(&link).unwrap().is_none());
         drop(held);
         assert!(try_lock_for_update(&link).unwrap().is_some());
+    }
+
+    /// A file removed for good under its lock takes its lock file with it; a process that
+    /// opened the old lock file before, and gets its lock after, does not take that for the
+    /// path's lock, and a new lock on the path is taken on a new lock file.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_removed_under_its_lock_takes_its_lock_file_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("leaf.state");
+        write_atomic(&path, b"state").unwrap();
+        let held = try_lock_for_update(&path).unwrap().unwrap();
+        // Another holder-to-be opened the lock file and waits for it.
+        let (waiting, waiting_path) = lock_file(&path).unwrap();
+        assert!(held.remove_locked(&path).unwrap());
+        assert!(!path.exists());
+        assert!(!lock_path(&path).exists());
+        waiting.try_lock().unwrap();
+        assert!(
+            held_if_same(waiting, waiting_path, &path).is_none(),
+            "a lock on a removed lock file is not the path's lock"
+        );
+        let again = try_lock_for_update(&path).unwrap().unwrap();
+        assert!(lock_path(&path).exists());
+        assert!(try_lock_for_update(&path).unwrap().is_none());
+        // Nothing at the path: said so, and the lock file goes all the same.
+        assert!(!again.remove_locked(&path).unwrap());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -131,7 +131,7 @@ pub(super) fn search(
 /// The state file of a leaf's search, locked while the search runs.
 pub(super) struct LeafState {
     path: PathBuf,
-    _lock: UpdateLock,
+    lock: UpdateLock,
     /// The state the search goes on from, if there is one.
     pub(super) resumed: Option<Arc<SearchState>>,
 }
@@ -143,27 +143,30 @@ pub fn state_path(dir: &Path, board: &Board, attacker: Color) -> PathBuf {
     dir.join(format!("{:016x}-{attacker}.state", board.hash()))
 }
 
-/// Removes the file at `path`: `None` if there was none, else whether it went.
-fn remove(path: &Path) -> Option<Result<(), String>> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Some(Ok(())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+/// What removing a state file under its lock gave: `None` if there was none, else whether it
+/// went. The lock file goes with it ([`UpdateLock::remove_locked`]).
+fn remove_locked(lock: UpdateLock, path: &Path) -> Option<Result<(), String>> {
+    match lock.remove_locked(path) {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
         Err(e) => Some(Err(format!("cannot remove `{}`: {e}", path.display()))),
     }
 }
 
-/// Removes the state file at `path` under its lock, as [`remove`]; a file another process
-/// holds is in use, and left as it is.
+/// Removes the state file at `path` under its lock, as [`remove_locked`]; a file another
+/// process holds is in use, and left as it is. A lock file left without its state (by a
+/// version that kept them) goes too, uncounted.
 pub(super) fn remove_state(path: &Path) -> Option<Result<(), String>> {
-    if !path.exists() {
+    if !path.exists() && !crate::atomic::lock_path(path).exists() {
         return None;
     }
     match crate::atomic::try_lock_for_update(path) {
-        Ok(Some(_lock)) => remove(path),
-        Ok(None) => Some(Err(format!(
+        Ok(Some(lock)) => remove_locked(lock, path),
+        Ok(None) if path.exists() => Some(Err(format!(
             "`{}` is in use: left as it is",
             path.display()
         ))),
+        Ok(None) => None,
         Err(e) => Some(Err(format!("cannot lock `{}`: {e}", path.display()))),
     }
 }
@@ -200,7 +203,7 @@ impl LeafState {
         };
         Ok(LeafState {
             path,
-            _lock: lock,
+            lock,
             resumed,
         })
     }
@@ -242,7 +245,7 @@ impl LeafState {
                 "no win among the narrowed moves"
             };
             // The file's lock is held: this search's own.
-            match remove(&self.path) {
+            match remove_locked(self.lock, &self.path) {
                 Some(Ok(())) => said.push(format!("removed: {why}")),
                 Some(Err(e)) => said.push(e),
                 None => {}

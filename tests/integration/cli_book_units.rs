@@ -470,6 +470,10 @@ fn work_goes_on_from_a_kept_state() {
         "{went_on} nodes: the doubled budget less the first run's, not one run's 3.1M"
     );
     assert!(!file.exists(), "a proved position's state is removed");
+    assert!(
+        !renju::atomic::lock_path(&file).exists(),
+        "and its lock file with it"
+    );
     check_ok(&part);
 
     // A damaged file is left as it is, and the position searched without a state.
@@ -531,12 +535,17 @@ fn build_goes_on_from_a_kept_state() {
             .collect();
         (book, states, built, searches)
     };
-    let files = |states: &Path| -> Vec<String> {
+    // Every file in the directory: a state's lock file goes with it.
+    let all = |states: &Path| -> Vec<String> {
         std::fs::read_dir(states)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| n.ends_with(".state"))
             .collect()
+    };
+    let files = |states: &Path| -> Vec<String> {
+        let mut names = all(states);
+        names.retain(|n| n.ends_with(".state"));
+        names
     };
 
     // At the ply limit: the second search, its budget doubled, goes on from the first.
@@ -563,7 +572,7 @@ fn build_goes_on_from_a_kept_state() {
         went_on < 2_000_000,
         "{went_on} nodes: the doubled budget less the first search's, not one search's 3.1M"
     );
-    assert!(files(&states).is_empty(), "{:?}", files(&states));
+    assert!(all(&states).is_empty(), "{:?}", all(&states));
     check_ok(&book);
 
     // Below the ply limit an unproved leaf is expanded, not searched again: it keeps no state.
@@ -615,7 +624,7 @@ fn build_goes_on_from_a_kept_state() {
         kept.len()
     );
     assert!(stderr(&out).contains(&note), "{}", stderr(&out));
-    assert!(files(&states).is_empty(), "{:?}", files(&states));
+    assert!(all(&states).is_empty(), "{:?}", all(&states));
 
     let refused = input_error(&[
         "book",
