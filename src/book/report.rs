@@ -187,15 +187,23 @@ impl Book {
             .iter()
             .map(|&c| {
                 let x = &self.nodes[c as usize];
+                let open: Vec<&super::BookNode> = x
+                    .children
+                    .iter()
+                    .map(|&y| &self.nodes[y as usize])
+                    .filter(|y| !y.status.settled())
+                    .collect();
                 MoveReport {
                     play: x.play.map(|p| p.to_string()).unwrap_or_default(),
                     figures: self.figures(c),
                     replies: x.children.len(),
-                    open_replies: x
-                        .children
+                    open_replies: open.len(),
+                    never_searched: open
                         .iter()
-                        .filter(|&&y| !self.nodes[y as usize].status.settled())
+                        .filter(|y| y.children.is_empty() && y.status == Status::Open)
                         .count(),
+                    planned: open.iter().filter(|y| y.status == Status::Planned).count(),
+                    most_searches: open.iter().map(|y| y.attempts).max().unwrap_or(0),
                 }
             })
             .collect();
@@ -402,6 +410,13 @@ pub struct MoveReport {
     pub replies: usize,
     /// Of those, the ones not settled.
     pub open_replies: usize,
+    /// Of the open ones, the leaves never searched (nor planned): a sweep of them at the
+    /// first budget is cheap, and shows which of them resist.
+    pub never_searched: usize,
+    /// Of the open ones, those handed to a work unit.
+    pub planned: usize,
+    /// The most searches without a result of any open one.
+    pub most_searches: u32,
 }
 
 /// The book positions at one distance from a root.

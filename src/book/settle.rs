@@ -379,6 +379,51 @@ mod tests {
         assert!(report.ok, "{:?}", report.errors);
     }
 
+    /// `book status --under` counts, for each expanded move, its open replies never searched,
+    /// those planned, and the most searches any of them had.
+    #[test]
+    fn the_report_under_a_position_counts_how_often_the_open_replies_were_searched() {
+        let (mut book, mut db) = vct_book();
+        book.plan(1).unwrap();
+        book.reconcile(&mut db).unwrap();
+        // Every move of the root counted as tried and expanded; the one of most replies.
+        book.plan(1000).unwrap();
+        book.reconcile(&mut db).unwrap();
+        let child = *book.nodes[0]
+            .children
+            .iter()
+            .max_by_key(|&&c| book.nodes[c as usize].children.len())
+            .unwrap();
+        let replies = book.nodes[child as usize].children.len();
+        assert!(replies > 2, "{replies}");
+        let play = book.nodes[child as usize].play.unwrap().to_string();
+        let move_of = |book: &Book| {
+            book.report_under(0)
+                .moves
+                .into_iter()
+                .find(|m| m.play == play)
+                .unwrap()
+        };
+        let m = move_of(&book);
+        assert_eq!(
+            (m.open_replies, m.never_searched, m.planned, m.most_searches),
+            (replies, replies, 0, 0)
+        );
+        book.plan_under(2, &[child]).unwrap();
+        let m = move_of(&book);
+        assert_eq!(
+            (m.never_searched, m.planned, m.most_searches),
+            (replies - 2, 2, 0)
+        );
+        // Counted as tried, once: no longer never searched.
+        book.reconcile(&mut db).unwrap();
+        let m = move_of(&book);
+        assert_eq!(
+            (m.never_searched, m.planned, m.most_searches),
+            (replies - 2, 0, 1)
+        );
+    }
+
     /// A planned leaf given back to the frontier is picked again as it was, open or tried as
     /// often as before, with no search counted; a position not planned, out of the book, or
     /// named by another line is refused and left as it is.

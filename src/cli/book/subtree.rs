@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use renju::book::unit::line_name;
-use renju::book::{Book, PositionReport};
+use renju::book::{Book, MoveReport, PositionReport};
 use renju::notation::parse_point;
 
 use crate::{Global, input_error, outln};
@@ -77,6 +77,26 @@ fn numbers(proof: Option<u64>, disproof: Option<u64>) -> String {
     }
 }
 
+/// How often an expanded move's open replies were searched: ` (12 never searched, 3 planned,
+/// searched at most 3 times)`; empty when none is open.
+fn open_searches(m: &MoveReport) -> String {
+    let mut said = Vec::new();
+    if m.never_searched > 0 {
+        said.push(format!("{} never searched", m.never_searched));
+    }
+    if m.planned > 0 {
+        said.push(format!("{} planned", m.planned));
+    }
+    if m.most_searches > 0 {
+        said.push(format!("searched at most {}", times(m.most_searches)));
+    }
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", said.join(", "))
+    }
+}
+
 fn print_position(r: &PositionReport) -> Result<()> {
     let f = &r.figures;
     let searched = if f.searches > 0 {
@@ -107,8 +127,11 @@ fn print_position(r: &PositionReport) -> Result<()> {
         }
         let how = match f.state {
             "expanded" => format!(
-                "expanded, {} of {} replies open, {} positions",
-                m.open_replies, m.replies, f.positions
+                "expanded, {} of {} replies open{}, {} positions",
+                m.open_replies,
+                m.replies,
+                open_searches(m),
+                f.positions
             ),
             "searched" => format!(
                 "searched {} without a result (the next search gets {} times the per-position budget)",
