@@ -104,6 +104,15 @@ impl Book {
             .collect()
     }
 
+    /// Whether every one of `nodes` is settled, or its attacker's win ruled out: nothing
+    /// below them is left to search (`book build --under`).
+    #[must_use]
+    pub fn all_settled(&self, nodes: &[u32]) -> bool {
+        nodes
+            .iter()
+            .all(|&n| self.nodes[n as usize].status.settled() || self.disproved(n))
+    }
+
     /// Whether every root is settled.
     #[must_use]
     pub fn finished(&self) -> bool {

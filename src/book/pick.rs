@@ -43,7 +43,7 @@ impl Book {
 
     /// Picks the most-proving leaf under `starts`, trying them in turn from `turn`, and marks
     /// it busy.
-    fn pick_under(&mut self, starts: &[u32], turn: &mut usize) -> Option<u32> {
+    pub(super) fn pick_under(&mut self, starts: &[u32], turn: &mut usize) -> Option<u32> {
         for _ in 0..starts.len() {
             let start = starts[*turn % starts.len()];
             *turn += 1;

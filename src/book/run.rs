@@ -117,6 +117,9 @@ pub struct Searches {
     waiting: Vec<(u32, u64)>,
     /// The root the next pick starts from, so that the unsettled roots take turns.
     turn: usize,
+    /// The positions the picks are kept below (`book build --under`), taken in turn as the
+    /// roots are; every unsettled root when `None`.
+    starts: Option<Vec<u32>>,
 }
 
 impl Default for Searches {
@@ -128,11 +131,28 @@ impl Default for Searches {
             running: Vec::new(),
             waiting: Vec::new(),
             turn: 0,
+            starts: None,
         }
     }
 }
 
 impl Searches {
+    /// Searches whose leaves are picked below `starts` alone (book positions, such as those
+    /// a line reaches, [`Book::reached_by`]): the run's work spent where it is wanted.
+    #[must_use]
+    pub fn under(starts: Vec<u32>) -> Searches {
+        Searches {
+            starts: Some(starts),
+            ..Searches::default()
+        }
+    }
+
+    /// The positions the picks are kept below, if they are.
+    #[must_use]
+    pub fn starts(&self) -> Option<&[u32]> {
+        self.starts.as_deref()
+    }
+
     /// How many searches are under way.
     #[must_use]
     pub fn running(&self) -> usize {
@@ -182,7 +202,11 @@ impl Book {
     ) -> Result<Round, BookError> {
         let mut round = Round::default();
         while searches.running.len() < options.threads.max(1) {
-            let Some(leaf) = self.pick_next(&mut searches.turn) else {
+            let picked = match &searches.starts {
+                Some(starts) => self.pick_under(starts, &mut searches.turn),
+                None => self.pick_next(&mut searches.turn),
+            };
+            let Some(leaf) = picked else {
                 break;
             };
             let board = self.board(leaf)?;

@@ -184,6 +184,12 @@ pub struct BuildArgs {
     /// search for both sides' wins keeps no state.
     #[arg(long, value_name = "DIR", requires = "attacker_wins_only")]
     states: Option<PathBuf>,
+    /// Search only the leaves below the position these moves from a root reach (as `book
+    /// status` names them, e.g. "i7 g8"), as `book plan --under` plans them; the run ends
+    /// once every such position is settled. Repeat it for several lines: their leaves are
+    /// taken in turn.
+    #[arg(long, value_name = "MOVES")]
+    under: Vec<String>,
     #[command(flatten)]
     budget_per_position: PositionBudget,
 }
@@ -588,11 +594,16 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         }
         Ok(())
     };
+    let searches = if args.under.is_empty() {
+        Searches::default()
+    } else {
+        Searches::under(subtree::starts_under(&opened.book, &args.under)?)
+    };
     sweep(&opened.book)?;
     let (stopped, db) = grow(
         args,
         &mut opened,
-        options.clone(),
+        (options.clone(), searches),
         &pool,
         started,
         log,
@@ -631,14 +642,15 @@ fn add_roots(args: &BuildArgs, book: &mut Book, quiet: bool) -> Result<usize> {
 }
 
 /// Grows the book, one leaf search on each thread of `pool` at all times (a thread whose search
-/// ends takes the next leaf at once), with a checkpoint every `args.checkpoint` seconds and one
-/// at the end, until every root is settled, the run is stopped or its budget spent, or nothing
-/// is left to search; returns why it stopped and the database written last. Every search
-/// folded in goes to `log`, if given.
+/// ends takes the next leaf at once; below the positions `searches` keeps to, with `--under`),
+/// with a checkpoint every `args.checkpoint` seconds and one at the end, until every root (or
+/// every position `--under` names) is settled, the run is stopped or its budget spent, or
+/// nothing is left to search; returns why it stopped and the database written last. Every
+/// search folded in goes to `log`, if given.
 fn grow(
     args: &BuildArgs,
     opened: &mut Opened,
-    mut options: RoundOptions,
+    (mut options, mut searches): (RoundOptions, Searches),
     pool: &rayon::ThreadPool,
     started: Instant,
     mut log: Option<SearchLog>,
@@ -649,10 +661,15 @@ fn grow(
     let plain_progress = bar.is_none() && !global.quiet;
     let mut last_checkpoint = Instant::now();
     let mut run = Round::default();
-    let mut searches = Searches::default();
     let stopped = loop {
         if opened.book.finished() {
             break "every root settled";
+        }
+        if searches
+            .starts()
+            .is_some_and(|s| opened.book.all_settled(s))
+        {
+            break "every position --under names settled";
         }
         if options.interrupted() {
             break "interrupted";

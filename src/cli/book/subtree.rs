@@ -23,6 +23,20 @@ pub(super) fn reached_by(book: &Book, line: &str) -> Result<Vec<u32>> {
     Ok(open)
 }
 
+/// The unsettled book positions the `--under` lines reach, each once, in the order of the
+/// lines (`book plan --under`, `book build --under`).
+pub(super) fn starts_under(book: &Book, lines: &[String]) -> Result<Vec<u32>> {
+    let mut starts = Vec::new();
+    for line in lines {
+        for start in reached_by(book, line)? {
+            if !starts.contains(&start) {
+                starts.push(start);
+            }
+        }
+    }
+    Ok(starts)
+}
+
 /// Prints where the positions `lines` reach stand, with their moves: one JSON object per
 /// position with `--json`.
 pub(super) fn print_under(book: &Book, lines: &[String], global: &Global) -> Result<()> {

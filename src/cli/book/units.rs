@@ -14,7 +14,7 @@ use renju::db::Builder;
 use renju::notation::PositionOptions;
 use renju::rules::{Rules, Size};
 
-use super::subtree::reached_by;
+use super::subtree::starts_under;
 use super::{
     PositionBudget, book_error, journal_path, lock, open, round_options, save, states_dir,
 };
@@ -46,14 +46,7 @@ pub(super) fn plan(
     let picked = if under.is_empty() {
         opened.book.plan(count)
     } else {
-        let mut starts = Vec::new();
-        for line in under {
-            for start in reached_by(&opened.book, line)? {
-                if !starts.contains(&start) {
-                    starts.push(start);
-                }
-            }
-        }
+        let starts = starts_under(&opened.book, under)?;
         opened.book.plan_under(count, &starts)
     }
     .map_err(book_error)?;
