@@ -185,13 +185,26 @@ impl UpdateLock {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
-    loop {
+    for _ in 0..LOCK_TRIES {
         let (file, lock_path) = lock_file(path)?;
         file.lock()?;
         if let Some(lock) = held_if_same(file, lock_path, path) {
             return Ok(lock);
         }
     }
+    Err(lock_file_keeps_changing(path))
+}
+
+/// How many times a lock is taken again when its lock file was removed meanwhile: each retry
+/// means another holder removed the file for good, so a few are plenty; a file system on which
+/// an open file and its path never look the same gets an error, not an endless loop.
+const LOCK_TRIES: usize = 64;
+
+fn lock_file_keeps_changing(path: &Path) -> io::Error {
+    io::Error::other(format!(
+        "the lock file of `{}` changed under every lock taken on it ({LOCK_TRIES} times)",
+        path.display()
+    ))
 }
 
 /// Takes the exclusive lock on updating `path` if no other process holds it (see
@@ -200,7 +213,7 @@ pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
-    loop {
+    for _ in 0..LOCK_TRIES {
         let (file, lock_path) = lock_file(path)?;
         match file.try_lock() {
             Ok(()) => {
@@ -212,6 +225,7 @@ pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
             Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
     }
+    Err(lock_file_keeps_changing(path))
 }
 
 /// The lock on `path` just taken through `file`, if `file` is still the lock file its path

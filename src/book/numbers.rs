@@ -104,13 +104,21 @@ impl Book {
             .collect()
     }
 
-    /// Whether every one of `nodes` is settled, or its attacker's win ruled out: nothing
-    /// below them is left to search (`book build --under`).
+    /// Whether nothing below `node` is needed any more: it is settled, its attacker's win is
+    /// ruled out, or a position above it is settled or disproved.
+    #[must_use]
+    pub fn done_with(&self, node: u32) -> bool {
+        self.nodes[node as usize].status.settled()
+            || self.disproved(node)
+            || self.under_settled(node)
+            || self.under_disproved(node)
+    }
+
+    /// Whether nothing below any of `nodes` is needed any more ([`Book::done_with`]): a
+    /// build kept below them is over (`book build --under`).
     #[must_use]
     pub fn all_settled(&self, nodes: &[u32]) -> bool {
-        nodes
-            .iter()
-            .all(|&n| self.nodes[n as usize].status.settled() || self.disproved(n))
+        nodes.iter().all(|&n| self.done_with(n))
     }
 
     /// Whether every root is settled.

@@ -42,11 +42,15 @@ impl Book {
     }
 
     /// Picks the most-proving leaf under `starts`, trying them in turn from `turn`, and marks
-    /// it busy.
+    /// it busy. A start below a settled or disproved position is passed over: its search
+    /// would be called off at once ([`Book::done_with`]).
     pub(super) fn pick_under(&mut self, starts: &[u32], turn: &mut usize) -> Option<u32> {
         for _ in 0..starts.len() {
             let start = starts[*turn % starts.len()];
             *turn += 1;
+            if self.done_with(start) {
+                continue;
+            }
             if let Some(leaf) = self.most_proving(start) {
                 self.set_busy(leaf, true);
                 return Some(leaf);

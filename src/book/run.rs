@@ -458,6 +458,48 @@ mod tests {
         (book, Builder::new(Rules::renju(), Size::STANDARD))
     }
 
+    /// Regression: a build kept below a position under a disproved one (`book build
+    /// --under`) picked its leaf, had the search called off at once, and picked it again,
+    /// without end. Such a start is done with: nothing is picked below it, and the build
+    /// ends. Kagetsu's root, then a1 o15 with one reply a15 a draw: o15 is disproved, b15
+    /// below it still open.
+    #[test]
+    fn a_start_under_a_disproved_position_is_done_with_and_picks_nothing() {
+        let pt = |s: &str| s.parse::<crate::rules::Point>().unwrap();
+        let (mut book, mut db) = book_of(&[KAGETSU]);
+        let (pool, options) = on_threads(1, 1 << 40);
+        let root = book.roots[0].node;
+        book.nodes[root as usize].expanded = true;
+        book.open(root, &[pt("a1"), pt("a2")]);
+        let a1 = book.nodes[root as usize].children[0];
+        book.nodes[a1 as usize].expanded = true;
+        book.open(a1, &[pt("o15"), pt("o14")]);
+        let o15 = book.nodes[a1 as usize].children[0];
+        book.nodes[o15 as usize].expanded = true;
+        book.open(o15, &[pt("a15"), pt("b15")]);
+        let (a15, b15) = (
+            book.nodes[o15 as usize].children[0],
+            book.nodes[o15 as usize].children[1],
+        );
+        book.nodes[a15 as usize].status = Status::Draw;
+        book.recompute();
+        assert!(book.disproved(o15) && !book.disproved(b15) && !book.finished());
+        assert!(book.done_with(b15) && !book.done_with(a1));
+        let mut searches = Searches::under(vec![b15]);
+        assert!(book.all_settled(searches.starts().unwrap()));
+        book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(searches.running(), 0, "nothing below it is searched");
+        assert_eq!(book.totals.searches, 0);
+        // Beside a start still wanted, only that one's leaves are picked.
+        let mut searches = Searches::under(vec![b15, a1]);
+        assert!(!book.all_settled(searches.starts().unwrap()));
+        book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(searches.running(), 1);
+        searches.call_off();
+        let round = book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!(round.log[0].line[0], pt("a1"));
+    }
+
     /// A thread whose search ends takes the next leaf while the other's search goes on; a
     /// search called off leaves its leaf as it was.
     #[test]

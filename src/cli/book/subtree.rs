@@ -9,15 +9,16 @@ use renju::notation::parse_point;
 
 use crate::{Global, input_error, outln};
 
-/// The unsettled book positions `line` (`--under`) reaches from the book's open roots.
+/// The book positions `line` (`--under`) reaches from the book's open roots that still need a
+/// proof ([`Book::done_with`]).
 pub(super) fn reached_by(book: &Book, line: &str) -> Result<Vec<u32>> {
     let open: Vec<u32> = reached(book, line)?
         .into_iter()
-        .filter(|&n| !book.nodes[n as usize].status.settled())
+        .filter(|&n| !book.done_with(n))
         .collect();
     if open.is_empty() {
         return Err(input_error(format!(
-            "--under `{line}`: that position is settled already"
+            "--under `{line}`: that position is settled already, or lies below a settled or disproved one"
         )));
     }
     Ok(open)
