@@ -185,11 +185,24 @@ impl UpdateLock {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn lock_for_update(path: &Path) -> io::Result<UpdateLock> {
+    take_lock(path, |file| file.lock().map(|()| true))?
+        .ok_or_else(|| io::Error::other("a waited-for lock was not taken"))
+}
+
+/// Takes the lock on `path` with `lock` (which says whether it took it: `false` when another
+/// process holds it), again on the path's new lock file whenever the one locked was removed
+/// meanwhile ([`held_if_same`]), at most [`LOCK_TRIES`] times.
+fn take_lock(
+    path: &Path,
+    lock: impl Fn(&std::fs::File) -> io::Result<bool>,
+) -> io::Result<Option<UpdateLock>> {
     for _ in 0..LOCK_TRIES {
         let (file, lock_path) = lock_file(path)?;
-        file.lock()?;
-        if let Some(lock) = held_if_same(file, lock_path, path) {
-            return Ok(lock);
+        if !lock(&file)? {
+            return Ok(None);
+        }
+        if let Some(held) = held_if_same(file, lock_path, path) {
+            return Ok(Some(held));
         }
     }
     Err(lock_file_keeps_changing(path))
@@ -213,19 +226,11 @@ fn lock_file_keeps_changing(path: &Path) -> io::Error {
 /// # Errors
 /// Any I/O error from creating or locking the lock file.
 pub fn try_lock_for_update(path: &Path) -> io::Result<Option<UpdateLock>> {
-    for _ in 0..LOCK_TRIES {
-        let (file, lock_path) = lock_file(path)?;
-        match file.try_lock() {
-            Ok(()) => {
-                if let Some(lock) = held_if_same(file, lock_path, path) {
-                    return Ok(Some(lock));
-                }
-            }
-            Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
-        }
-    }
-    Err(lock_file_keeps_changing(path))
+    take_lock(path, |file| match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    })
 }
 
 /// The lock on `path` just taken through `file`, if `file` is still the lock file its path

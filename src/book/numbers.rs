@@ -117,7 +117,7 @@ impl Book {
     /// Whether nothing below any of `nodes` is needed any more ([`Book::done_with`]): a
     /// build kept below them is over (`book build --under`).
     #[must_use]
-    pub fn all_settled(&self, nodes: &[u32]) -> bool {
+    pub fn all_done_with(&self, nodes: &[u32]) -> bool {
         nodes.iter().all(|&n| self.done_with(n))
     }
 

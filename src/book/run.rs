@@ -486,13 +486,13 @@ mod tests {
         assert!(book.disproved(o15) && !book.disproved(b15) && !book.finished());
         assert!(book.done_with(b15) && !book.done_with(a1));
         let mut searches = Searches::under(vec![b15]);
-        assert!(book.all_settled(searches.starts().unwrap()));
+        assert!(book.all_done_with(searches.starts().unwrap()));
         book.start(&mut db, &options, &pool, &mut searches).unwrap();
         assert_eq!(searches.running(), 0, "nothing below it is searched");
         assert_eq!(book.totals.searches, 0);
         // Beside a start still wanted, only that one's leaves are picked.
         let mut searches = Searches::under(vec![b15, a1]);
-        assert!(!book.all_settled(searches.starts().unwrap()));
+        assert!(!book.all_done_with(searches.starts().unwrap()));
         book.start(&mut db, &options, &pool, &mut searches).unwrap();
         assert_eq!(searches.running(), 1);
         searches.call_off();

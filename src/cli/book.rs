@@ -667,7 +667,7 @@ fn grow(
         }
         if searches
             .starts()
-            .is_some_and(|s| opened.book.all_settled(s))
+            .is_some_and(|s| opened.book.all_done_with(s))
         {
             break "every position --under names settled";
         }
