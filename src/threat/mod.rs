@@ -10,6 +10,7 @@
 //! given only when the search was complete, and anything cut short by a limit is
 //! [`Outcome::Unknown`].
 
+mod proof_zone;
 mod tree;
 mod vcf;
 mod vct;

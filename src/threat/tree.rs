@@ -14,7 +14,7 @@ use crate::rules::{Board, Color, Point};
 
 use super::Line;
 use super::vcf::{as_played, replay};
-use super::zone::breaking_replies;
+use super::zone::{PointSet, breaking_replies};
 
 /// A proof that the attacker, to move at the root, wins: a DAG of nodes that refer to each
 /// other by index.
@@ -375,22 +375,21 @@ impl ProofTree {
                 if !wins {
                     return None;
                 }
-                let legal: Vec<Point> = board
-                    .points()
-                    .filter(|&r| board.is_legal_for(r, defender))
-                    .collect();
-                legal
-                    .into_iter()
-                    .filter(|&r| {
-                        if board.four_at(r, defender).five {
-                            return true;
-                        }
-                        board.play_unchecked(r);
-                        let holds = self.holds_at(*c, board, attacker, seen);
-                        board.undo();
-                        !holds
-                    })
-                    .collect()
+                // Only the replies in the proof's zone can break it; where the zone is not
+                // worked out, every legal reply is replayed.
+                board.set_to_move(attacker);
+                let zone = self.zone(*c, board, attacker);
+                board.set_to_move(defender);
+                let breaking = self.breaking_among(*c, board, attacker, seen, zone.as_ref());
+                #[cfg(debug_assertions)]
+                if zone.is_some() {
+                    debug_assert_eq!(
+                        breaking,
+                        self.breaking_among(*c, board, attacker, seen, None),
+                        "the zone of a proof misses a reply that breaks it"
+                    );
+                }
+                breaking
             }
             // A full board with no winner is a draw: no reply to list, and no win.
             Certificate::None if board.is_full() => return None,
@@ -401,6 +400,36 @@ impl ProofTree {
         };
         breaking.sort_unstable();
         Some(breaking)
+    }
+
+    /// The defender's legal replies (to move on `board`) in `zone` (all, if `None`) that make
+    /// a five or after which node `c`, an attacker node that holds here after a pass, no
+    /// longer holds, in board order.
+    fn breaking_among(
+        &self,
+        c: usize,
+        board: &mut Board,
+        attacker: Color,
+        seen: &mut Seen,
+        zone: Option<&PointSet>,
+    ) -> Vec<Point> {
+        let defender = attacker.opponent();
+        let tries: Vec<Point> = board
+            .points()
+            .filter(|&r| zone.is_none_or(|z| z.contains(r)) && board.is_legal_for(r, defender))
+            .collect();
+        tries
+            .into_iter()
+            .filter(|&r| {
+                if board.four_at(r, defender).five {
+                    return true;
+                }
+                board.play_unchecked(r);
+                let holds = self.holds_at(c, board, attacker, seen);
+                board.undo();
+                !holds
+            })
+            .collect()
     }
 }
 

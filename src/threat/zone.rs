@@ -25,6 +25,13 @@ impl PointSet {
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// Adds every point of `other`.
+    pub(crate) fn add(&mut self, other: &PointSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
+
     /// The points of the set, row by row.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Point> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &word)| {
@@ -49,7 +56,7 @@ pub(crate) fn zone(centres: &[Point], reach: u8, size: Size) -> PointSet {
 }
 
 /// Adds to `set` every point within `reach` steps of one of `centres` along any line.
-fn add_stars(set: &mut PointSet, centres: &[Point], reach: u8, size: Size) {
+pub(crate) fn add_stars(set: &mut PointSet, centres: &[Point], reach: u8, size: Size) {
     for &c in centres {
         for d in Direction::ALL {
             add_line(set, c, d, reach, size);
@@ -172,6 +179,24 @@ pub(crate) fn sensitive_points(
     attacker: Color,
     line: &Line,
 ) -> Option<PointSet> {
+    sensitive_points_for(board, attacker, line, None, 1)
+}
+
+/// [`sensitive_points`] for `extra` (1 or 2) more defender stones at once, none making a four
+/// and no two making one together, with `threat` the defender's five point the line must
+/// answer first, if any. The reasons are those of [`sensitive_points`], with one change: a
+/// counter-four at a forced reply `f` with two new stones needs only one more defender stone
+/// in the stretch, so with `extra` 2 every line through `f` where a clear stretch holds one
+/// defender stone besides `f` is kept. An answer the replay reads at the threat (it must be
+/// the first move) is read from the attacker's stones there, as any move's.
+pub(crate) fn sensitive_points_for(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
+    threat: Option<Point>,
+    extra: u32,
+) -> Option<PointSet> {
+    debug_assert!((1..=2).contains(&extra));
     let rules = board.rules();
     if rules.k() != 5 || rules.rule() == Rule::Caro {
         return None;
@@ -186,19 +211,20 @@ pub(crate) fn sensitive_points(
     let to_move = board.to_move();
     board.set_to_move(attacker);
     let mut played = 0;
-    let mut threat = None;
+    let mut threat = threat;
     let mut won = false;
     for &m in line.moves.iter().step_by(2) {
-        if !board.is_empty(m) || threat.is_some_and(|g| g != m) {
+        if !board.is_empty(m) {
             break;
         }
         set.insert(m);
         let four = board.four_at(m, attacker);
+        // A five wins first, as the replay has it, even past a threat of the defender.
         if four.five {
             won = true;
             break;
         }
-        if four.count == 0 {
+        if four.count == 0 || threat.is_some_and(|g| g != m) {
             break;
         }
         for q in four.points.into_iter().flatten() {
@@ -233,7 +259,7 @@ pub(crate) fn sensitive_points(
             .into_iter()
             .zip(board.potentials(f, defender))
         {
-            if level >= 2 {
+            if level + extra >= 3 {
                 add_line(&mut set, f, d, reach, size);
             }
         }

@@ -1,0 +1,463 @@
+//! The zone of a proof used as a certificate: the points where one more defender stone could
+//! change whether [`ProofTree::holds`] holds. A defender node whose certificate is a proof
+//! ([`Certificate::Proof`]) replays the proof only for the replies inside the zone; every
+//! reply outside it is answered without a replay. The argument is in `docs/certificates.md`
+//! ("The solver's zone of a proof").
+
+use std::collections::HashSet;
+
+use crate::rules::{Board, Color, Direction, Point, Rule};
+
+use super::Line;
+use super::tree::{Certificate, ProofTree, TreeNode};
+use super::zone::{PointSet, add_stars, breaking_replies, sensitive_points_for};
+
+/// What the walk gathers: points kept as they are, and points every line through which is
+/// kept within the board's reach (where a forbidden-move test read).
+struct Walk {
+    kept: PointSet,
+    centres: Vec<Point>,
+    seen: HashSet<(usize, u64)>,
+}
+
+impl ProofTree {
+    /// The zone of attacker node `node` on `board` (the attacker to move), where it holds: a
+    /// defender stone on any other empty point leaves it holding. `None` where the zone is
+    /// not worked out: rules without the five-point tables (caro, other win lengths), or a
+    /// defender node inside whose certificate is a proof or that lists every reply.
+    pub(super) fn zone(&self, node: usize, board: &mut Board, attacker: Color) -> Option<PointSet> {
+        let rules = board.rules();
+        if rules.k() != 5 || rules.rule() == Rule::Caro {
+            return None;
+        }
+        let mut walk = Walk {
+            kept: PointSet::default(),
+            centres: Vec::new(),
+            seen: HashSet::new(),
+        };
+        add_stretches(&mut walk.kept, board, attacker, None);
+        self.walk(node, board, attacker, &mut walk)?;
+        add_stars(&mut walk.kept, &walk.centres, board.reach(), board.size());
+        Some(walk.kept)
+    }
+
+    /// Gathers into `walk` what the check of `node` on `board` reads (its side to move, and
+    /// the node holding there). `None` where the zone is not worked out.
+    fn walk(&self, node: usize, board: &mut Board, attacker: Color, walk: &mut Walk) -> Option<()> {
+        if !walk.seen.insert((node, board.hash())) {
+            return Some(());
+        }
+        let defender = attacker.opponent();
+        let threats = board.five_points(defender);
+        match &self.nodes[node] {
+            TreeNode::Vcf(line) => match line.moves.first() {
+                None => {}
+                // Two threats: the line holds only as a five, at its first move.
+                Some(&first) if threats.len() >= 2 => walk.kept.insert(first),
+                Some(_) => {
+                    let threat = threats.first().copied();
+                    let kept = sensitive_points_for(board, attacker, line, threat, 1)?;
+                    walk.kept.add(&kept);
+                }
+            },
+            TreeNode::Move { play, child } => {
+                let p = *play;
+                walk.kept.insert(p);
+                if attacker == Color::Black {
+                    let mut traced = Vec::new();
+                    board.forbidden_in_place(p, &mut |q| traced.push(q));
+                    // One traced point: the quick test, on counts no White stone can raise.
+                    if traced.len() > 1 {
+                        walk.centres.extend(traced);
+                    }
+                }
+                if !board.four_at(p, attacker).five {
+                    board.play_unchecked(p);
+                    let walked = self.walk(*child, board, attacker, walk);
+                    board.undo();
+                    walked?;
+                }
+            }
+            TreeNode::Replies {
+                certificate: Certificate::Line(line),
+                replies,
+            } => {
+                for r in line_reads(board, attacker, line, walk)? {
+                    let &(_, child) = replies.iter().find(|&&(q, _)| q == r)?;
+                    walk.kept.insert(r);
+                    board.play_unchecked(r);
+                    add_stretches(&mut walk.kept, board, attacker, Some(r));
+                    let walked = self.walk(child, board, attacker, walk);
+                    board.undo();
+                    walked?;
+                }
+            }
+            TreeNode::Replies { .. } => return None,
+        }
+        Some(())
+    }
+}
+
+/// Gathers into `walk` what the check of a defender node whose certificate is the VCF `line`
+/// reads (the defender to move on `board`, and no reply of the defender making a five), and
+/// returns the replies that break the line, which the node lists. `None` where the zone is
+/// not worked out.
+fn line_reads(
+    board: &mut Board,
+    attacker: Color,
+    line: &Line,
+    walk: &mut Walk,
+) -> Option<Vec<Point>> {
+    let defender = attacker.opponent();
+    let breaking: Vec<Point> = breaking_replies(board, attacker, line)
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect();
+    // The outer stone and any reply together: the line, the replies it is tried on and their
+    // fours.
+    let pair = sensitive_points_for(board, attacker, line, None, 2)?;
+    walk.kept.add(&pair);
+    let tries = sensitive_points_for(board, attacker, line, None, 1)?;
+    let mut around = pair.clone();
+    for (p, _) in board.four_points(defender) {
+        around.insert(p);
+    }
+    for q in around.iter() {
+        if !board.is_empty(q) || breaking.contains(&q) {
+            continue;
+        }
+        if defender == Color::Black {
+            let mut traced = Vec::new();
+            if board
+                .forbidden_in_place(q, &mut |p| traced.push(p))
+                .is_some()
+            {
+                // Forbidden here; the outer stone could make it legal only where its test read.
+                walk.centres.extend(traced);
+                continue;
+            }
+        }
+        let counter = board.four_at(q, defender);
+        if !tries.contains(q) && counter.count == 0 {
+            // Answered by the line as a stone outside its sensitive points, the outer stone
+            // being outside `pair`.
+            continue;
+        }
+        // A reply the line answers after a replay: the outer stone must not change it.
+        board.play_unchecked(q);
+        let kept = sensitive_points_for(board, attacker, line, counter.single(), 1);
+        board.undo();
+        walk.kept.add(&kept?);
+    }
+    Some(breaking)
+}
+
+/// Adds to `kept` every empty point of every stretch of five points of `board` that holds no
+/// `attacker` stone and at least two defender stones, and the points just beyond its ends (a
+/// Black stone there can spoil a five into an overline): the stretches where two more
+/// defender stones could make a four, or one a five. Only the stretches through `through`, if
+/// given (a stone just placed).
+fn add_stretches(kept: &mut PointSet, board: &Board, attacker: Color, through: Option<Point>) {
+    const K: i32 = 5;
+    let size = board.size();
+    let starts: Vec<Point> = match through {
+        Some(p) => Direction::ALL
+            .into_iter()
+            .flat_map(|d| (0..K).filter_map(move |t| p.step(d, -t, size)))
+            .collect(),
+        None => size.points().collect(),
+    };
+    for d in Direction::ALL {
+        for &start in &starts {
+            if through.is_some_and(|p| !(0..K).any(|t| start.step(d, t, size) == Some(p))) {
+                continue;
+            }
+            let mut own = 0;
+            let mut clear = true;
+            for t in 0..K {
+                match start.step(d, t, size) {
+                    None => clear = false,
+                    Some(p) => match board.stone(p) {
+                        Some(c) if c == attacker => clear = false,
+                        Some(_) => own += 1,
+                        None => {}
+                    },
+                }
+            }
+            if !clear || own < 2 {
+                continue;
+            }
+            for t in -1..=K {
+                if let Some(p) = start.step(d, t, size) {
+                    kept.insert(p);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Rules, Size};
+    use crate::threat::{Limits, VcfTable, VctOptions, VctTable, prove_vct};
+
+    /// What a check of zones found: proofs whose zone was worked out, defender nodes with a
+    /// VCF certificate inside them, and replies outside the zones (each replayed).
+    #[derive(Default)]
+    struct Checked {
+        zones: usize,
+        nested: usize,
+        outside: usize,
+    }
+
+    /// Finds the attacker's VCT on `board` (the attacker to move) and checks the claim of
+    /// [`ProofTree::zone`]: after any legal reply of the defender outside the zone, the proof
+    /// still holds (and no such reply makes a five).
+    fn check(board: &Board, attacker: Color, checked: &mut Checked) {
+        let mut board = board.clone();
+        board.set_to_move(attacker);
+        let options = VctOptions {
+            limits: Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+            ..VctOptions::default()
+        };
+        let found = prove_vct(
+            &board,
+            attacker,
+            &options,
+            &mut VcfTable::default(),
+            &mut VctTable::default(),
+            true,
+        );
+        let Some(tree) = found.tree.filter(|_| found.won) else {
+            return;
+        };
+        assert!(tree.holds(&mut board.clone(), attacker));
+        let Some(zone) = tree.zone(tree.root, &mut board, attacker) else {
+            return;
+        };
+        checked.zones += 1;
+        checked.nested += tree
+            .nodes
+            .iter()
+            .filter(|n| {
+                matches!(
+                    n,
+                    TreeNode::Replies {
+                        certificate: Certificate::Line(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        let defender = attacker.opponent();
+        for r in board.points() {
+            if zone.contains(r) || !board.is_legal_for(r, defender) {
+                continue;
+            }
+            assert!(
+                !board.four_at(r, defender).five,
+                "{r}, a five, outside the zone"
+            );
+            let mut after = board.clone();
+            after.put(r, defender).unwrap();
+            after.set_to_move(attacker);
+            assert!(
+                tree.holds(&mut after, attacker),
+                "{r} outside the zone breaks the proof for {attacker} after {:?} ({:?})",
+                board.moves(),
+                board.stones().collect::<Vec<_>>()
+            );
+            checked.outside += 1;
+        }
+    }
+
+    /// The claim on every quintet position and along its published solution, for a VCT of
+    /// either colour.
+    #[test]
+    fn replies_outside_a_proofs_zone_leave_it_holding() {
+        use crate::notation::{PositionOptions, parse_diagram};
+
+        let mut checked = Checked::default();
+        for (case, diagram) in crate::threat::quintet_cases() {
+            let mut board = parse_diagram(&diagram, &PositionOptions::default()).unwrap();
+            let mut positions = vec![board.clone()];
+            for m in case["expect_solution"].as_array().into_iter().flatten() {
+                let m: Point = m.as_str().unwrap().to_lowercase().parse().unwrap();
+                if !board.is_legal(m) || board.play(m).is_err() {
+                    break;
+                }
+                positions.push(board.clone());
+            }
+            for position in &positions {
+                for attacker in [Color::Black, Color::White] {
+                    check(position, attacker, &mut checked);
+                }
+            }
+        }
+        assert!(
+            checked.zones >= 250 && checked.nested >= 300 && checked.outside >= 20_000,
+            "{} zones, {} nested certificates, {} replies",
+            checked.zones,
+            checked.nested,
+            checked.outside
+        );
+    }
+
+    /// The same claim on random boards (seeded), under renju, where Black's forbidden points
+    /// come up far more often than in games, and under gomoku.
+    #[test]
+    fn replies_outside_a_proofs_zone_leave_it_holding_on_random_boards() {
+        let mut seed = 0x0fed_cba9_8765_4321u64;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut checked = Checked::default();
+        for i in 0..600 {
+            let rules = if i % 3 == 2 {
+                Rules::new(Rule::Gomoku, None).unwrap()
+            } else {
+                Rules::renju()
+            };
+            let mut board = Board::new(Size::STANDARD, rules);
+            for _ in 0..8 + random(30) {
+                let p = Point::new(3 + random(9) as u8, 3 + random(9) as u8);
+                let color = [Color::Black, Color::White][random(2) as usize];
+                if board.is_legal_for(p, color) && board.four_at(p, color).count == 0 {
+                    board.put(p, color).unwrap();
+                }
+            }
+            for attacker in [Color::Black, Color::White] {
+                let defender = attacker.opponent();
+                if board.five_points(defender).is_empty() {
+                    check(&board, attacker, &mut checked);
+                }
+            }
+        }
+        assert!(
+            checked.zones >= 350 && checked.nested >= 1_300 && checked.outside >= 50_000,
+            "{} zones, {} nested certificates, {} replies",
+            checked.zones,
+            checked.nested,
+            checked.outside
+        );
+    }
+
+    /// The stones of a pair outside a line's points for two stones, neither making a four
+    /// and none made by both, leave the line winning; the points for one stone are among
+    /// them.
+    #[test]
+    fn pairs_of_stones_outside_a_lines_points_for_two_leave_it_winning() {
+        use crate::threat::{Outcome, VcfOptions, vcf};
+
+        let mut seed = 0x1357_9bdf_2468_ace0u64;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut lines, mut pairs, mut broken_inside) = (0, 0, 0);
+        for _ in 0..3_000 {
+            let mut board = Board::new(Size::STANDARD, Rules::renju());
+            for _ in 0..20 + random(40) {
+                let p = Point::new(2 + random(11) as u8, 2 + random(11) as u8);
+                let color = [Color::Black, Color::White][random(2) as usize];
+                if board.is_legal_for(p, color) && !board.four_at(p, color).five {
+                    board.put(p, color).unwrap();
+                }
+            }
+            for attacker in [Color::Black, Color::White] {
+                let defender = attacker.opponent();
+                board.set_to_move(defender);
+                if !board.five_points(defender).is_empty() {
+                    continue;
+                }
+                let options = VcfOptions {
+                    max_fours: Some(6),
+                    ..VcfOptions::default()
+                };
+                let Outcome::Win(line) = vcf(&board, attacker, &options).outcome else {
+                    continue;
+                };
+                if line.moves.is_empty() {
+                    continue;
+                }
+                let one = sensitive_points_for(&mut board, attacker, &line, None, 1).unwrap();
+                let two = sensitive_points_for(&mut board, attacker, &line, None, 2).unwrap();
+                assert!(one.iter().all(|p| two.contains(p)));
+                lines += 1;
+                // Pairs among the points kept for two stones only: some of them break the
+                // line, which is why they are kept.
+                let only_two: Vec<Point> = two
+                    .iter()
+                    .filter(|&p| board.is_empty(p) && !one.contains(p))
+                    .collect();
+                for (i, &a) in only_two.iter().enumerate() {
+                    for &b in &only_two[i + 1..] {
+                        if let Some(false) = replay_with(&board, attacker, &line, a, b) {
+                            broken_inside += 1;
+                        }
+                    }
+                }
+                let empty: Vec<Point> = board
+                    .points()
+                    .filter(|&p| board.is_empty(p) && !two.contains(p))
+                    .collect();
+                for _ in 0..60 {
+                    let a = empty[random(empty.len() as u64) as usize];
+                    let b = empty[random(empty.len() as u64) as usize];
+                    let Some(wins) = replay_with(&board, attacker, &line, a, b) else {
+                        continue;
+                    };
+                    pairs += 1;
+                    assert!(
+                        wins,
+                        "{a} and {b} break {:?} for {attacker} on {:?}",
+                        line.moves,
+                        board.stones().collect::<Vec<_>>()
+                    );
+                }
+            }
+        }
+        assert!(
+            lines >= 1_500 && pairs >= 90_000 && broken_inside >= 500,
+            "{lines} lines, {pairs} pairs, {broken_inside} broken by a pair kept for two"
+        );
+    }
+
+    /// Whether `line` still wins for `attacker` with defender stones at `a` and `b` added;
+    /// `None` if they are one point, or one of them makes a four, alone or with the other.
+    fn replay_with(
+        board: &Board,
+        attacker: Color,
+        line: &Line,
+        a: Point,
+        b: Point,
+    ) -> Option<bool> {
+        let defender = attacker.opponent();
+        let mut after = board.clone();
+        if a == b || after.four_at(a, defender).count > 0 {
+            return None;
+        }
+        after.put(a, defender).unwrap();
+        if after.four_at(b, defender).count > 0 {
+            return None;
+        }
+        after.put(b, defender).unwrap();
+        after.set_to_move(attacker);
+        Some(super::super::vcf::replay(
+            &mut after,
+            attacker,
+            line,
+            None,
+            &mut |_| {},
+        ))
+    }
+}
