@@ -200,6 +200,7 @@ fn add_stretches(kept: &mut PointSet, board: &Board, attacker: Color, through: O
 mod tests {
     use super::*;
     use crate::rules::{Rules, Size};
+    use crate::threat::vcf::replay;
     use crate::threat::{Limits, VcfTable, VctOptions, VctTable, prove_vct};
 
     /// What a check of zones found: proofs whose zone was worked out, defender nodes with a
@@ -236,10 +237,6 @@ mod tests {
             return;
         };
         assert!(tree.holds(&mut board.clone(), attacker));
-        let Some(zone) = tree.zone(tree.root, &mut board, attacker) else {
-            return;
-        };
-        checked.zones += 1;
         checked.nested += tree
             .nodes
             .iter()
@@ -253,6 +250,27 @@ mod tests {
                 )
             })
             .count();
+        // The root, and the attacker nodes the proof reaches, each as the root of a proof.
+        let mut positions = Vec::new();
+        attacker_nodes(&tree, tree.root, &mut board, attacker, &mut positions);
+        for (node, mut board) in positions {
+            let proof = ProofTree {
+                root: node,
+                nodes: tree.nodes.clone(),
+            };
+            check_zone(&proof, &mut board, attacker, checked);
+        }
+    }
+
+    /// The claim for `proof` on `board` (the attacker to move), if it holds there.
+    fn check_zone(proof: &ProofTree, board: &mut Board, attacker: Color, checked: &mut Checked) {
+        if !proof.holds(&mut board.clone(), attacker) {
+            return;
+        }
+        let Some(zone) = proof.zone(proof.root, board, attacker) else {
+            return;
+        };
+        checked.zones += 1;
         let defender = attacker.opponent();
         for r in board.points() {
             if zone.contains(r) || !board.is_legal_for(r, defender) {
@@ -266,12 +284,46 @@ mod tests {
             after.put(r, defender).unwrap();
             after.set_to_move(attacker);
             assert!(
-                tree.holds(&mut after, attacker),
+                proof.holds(&mut after, attacker),
                 "{r} outside the zone breaks the proof for {attacker} after {:?} ({:?})",
                 board.moves(),
                 board.stones().collect::<Vec<_>>()
             );
             checked.outside += 1;
+        }
+    }
+
+    /// The attacker nodes of `tree` below `node` (on `board`, the attacker to move), with
+    /// their positions: along its moves and its listed replies, at most 8.
+    fn attacker_nodes(
+        tree: &ProofTree,
+        node: usize,
+        board: &mut Board,
+        attacker: Color,
+        out: &mut Vec<(usize, Board)>,
+    ) {
+        if out.len() >= 8 {
+            return;
+        }
+        match &tree.nodes[node] {
+            TreeNode::Vcf(_) => out.push((node, board.clone())),
+            TreeNode::Move { play, child } => {
+                out.push((node, board.clone()));
+                if board.is_empty(*play) && !board.four_at(*play, attacker).five {
+                    board.play_unchecked(*play);
+                    if let TreeNode::Replies { replies, .. } = &tree.nodes[*child] {
+                        for &(r, grandchild) in replies {
+                            if board.is_empty(r) {
+                                board.play_unchecked(r);
+                                attacker_nodes(tree, grandchild, board, attacker, out);
+                                board.undo();
+                            }
+                        }
+                    }
+                    board.undo();
+                }
+            }
+            TreeNode::Replies { .. } => {}
         }
     }
 
@@ -299,7 +351,7 @@ mod tests {
             }
         }
         assert!(
-            checked.zones >= 250 && checked.nested >= 300 && checked.outside >= 20_000,
+            checked.zones >= 800 && checked.nested >= 500 && checked.outside >= 80_000,
             "{} zones, {} nested certificates, {} replies",
             checked.zones,
             checked.nested,
@@ -341,7 +393,7 @@ mod tests {
             }
         }
         assert!(
-            checked.zones >= 350 && checked.nested >= 1_300 && checked.outside >= 50_000,
+            checked.zones >= 1_800 && checked.nested >= 2_000 && checked.outside >= 250_000,
             "{} zones, {} nested certificates, {} replies",
             checked.zones,
             checked.nested,
@@ -430,6 +482,145 @@ mod tests {
             lines >= 1_500 && pairs >= 90_000 && broken_inside >= 500,
             "{lines} lines, {pairs} pairs, {broken_inside} broken by a pair kept for two"
         );
+    }
+
+    /// A defender node with a VCF certificate, alone: with a defender stone `E` on any empty
+    /// point outside what the walk keeps, the defender has no five point, the line still wins
+    /// after a pass, and every legal reply that breaks it (each replayed) broke it without
+    /// `E`, so the node lists it. Random boards of renju, gomoku and freestyle, some of them
+    /// small, with stones biased towards one colour.
+    #[test]
+    fn a_stone_outside_a_defender_nodes_zone_breaks_nothing_more() {
+        let rules = [Rule::Renju, Rule::Gomoku, Rule::Freestyle];
+        let (lines, stones) = check_defender_nodes(0x2468_ace0_1357_9bdf, 4_000, &rules, None);
+        assert!(
+            lines >= 1_000 && stones >= 50_000,
+            "{lines} lines, {stones} stones"
+        );
+    }
+
+    /// The same with Black defending under renju, on boards crowded with Black stones, where
+    /// Black's forbidden points (which a Black stone can make legal) are common.
+    #[test]
+    fn a_black_stone_outside_a_defender_nodes_zone_breaks_nothing_more() {
+        let (lines, stones) = check_defender_nodes(
+            0x0bad_cafe_f00d_1234,
+            30_000,
+            &[Rule::Renju],
+            Some(Color::White),
+        );
+        assert!(
+            lines >= 900 && stones >= 50_000,
+            "{lines} lines, {stones} stones"
+        );
+    }
+
+    /// Checks [`line_reads`] on `boards` random boards (seeded) under `rules` in turn, for a
+    /// VCF of `attacker` (either, if `None`): the lines and the stones checked.
+    fn check_defender_nodes(
+        seed: u64,
+        boards: usize,
+        rules: &[Rule],
+        attacker: Option<Color>,
+    ) -> (usize, usize) {
+        use crate::threat::zone::still_wins;
+        use crate::threat::{Outcome, VcfOptions, vcf};
+
+        let mut seed = seed;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut lines, mut stones) = (0, 0);
+        for i in 0..boards {
+            let rule = rules[i % rules.len()];
+            let size = if random(4) == 0 {
+                Size::new(9 + random(4) as u32, 8 + random(5) as u32).unwrap()
+            } else {
+                Size::STANDARD
+            };
+            let mut board = Board::new(size, Rules::new(rule, None).unwrap());
+            let (cols, rows) = (u64::from(size.cols()), u64::from(size.rows()));
+            let colours = match (attacker, random(3)) {
+                (None, 0) => [Color::Black, Color::White, Color::Black, Color::White],
+                (Some(Color::White), _) | (None, 1) => {
+                    [Color::Black, Color::Black, Color::Black, Color::White]
+                }
+                _ => [Color::White, Color::White, Color::White, Color::Black],
+            };
+            for _ in 0..20 + random(70) {
+                let p = Point::new(random(cols) as u8, random(rows) as u8);
+                let colour = colours[random(4) as usize];
+                if board.is_legal_for(p, colour) && !board.four_at(p, colour).five {
+                    board.put(p, colour).unwrap();
+                }
+            }
+            for attacker in [Color::Black, Color::White]
+                .into_iter()
+                .filter(|&a| attacker.is_none_or(|only| only == a))
+            {
+                let defender = attacker.opponent();
+                board.set_to_move(defender);
+                if !board.five_points(defender).is_empty()
+                    || !board.five_points(attacker).is_empty()
+                {
+                    continue;
+                }
+                let options = VcfOptions {
+                    max_fours: Some(8),
+                    ..VcfOptions::default()
+                };
+                let Outcome::Win(line) = vcf(&board, attacker, &options).outcome else {
+                    continue;
+                };
+                if line.moves.is_empty() {
+                    continue;
+                }
+                let mut walk = Walk {
+                    kept: PointSet::default(),
+                    centres: Vec::new(),
+                    seen: HashSet::new(),
+                };
+                add_stretches(&mut walk.kept, &board, attacker, None);
+                let breaking = line_reads(&mut board, attacker, &line, &mut walk).unwrap();
+                add_stars(&mut walk.kept, &walk.centres, board.reach(), board.size());
+                lines += 1;
+                for e in board.points() {
+                    if !board.is_empty(e) || walk.kept.contains(e) {
+                        continue;
+                    }
+                    stones += 1;
+                    let mut after = board.clone();
+                    after.put(e, defender).unwrap();
+                    assert!(after.five_points(defender).is_empty(), "{e}: a five point");
+                    after.set_to_move(attacker);
+                    assert!(
+                        replay(&mut after, attacker, &line, None, &mut |_| {}),
+                        "{e} breaks {:?} for {attacker} after a pass",
+                        line.moves
+                    );
+                    after.set_to_move(defender);
+                    for r in after.points() {
+                        if !after.is_legal_for(r, defender) {
+                            continue;
+                        }
+                        let counter = after.four_at(r, defender);
+                        let breaks = counter.five
+                            || counter.count >= 2
+                            || !still_wins(&mut after, attacker, &line, r, counter.single());
+                        assert!(
+                            !breaks || breaking.contains(&r),
+                            "with {e}, {r} breaks {:?} for {attacker}, and is not listed: {:?}",
+                            line.moves,
+                            board.stones().collect::<Vec<_>>()
+                        );
+                    }
+                }
+            }
+        }
+        (lines, stones)
     }
 
     /// Whether `line` still wins for `attacker` with defender stones at `a` and `b` added;
