@@ -41,4 +41,6 @@ pub mod renlib;
 pub mod rules;
 pub mod solve;
 pub mod svg;
+#[cfg(test)]
+mod testing;
 pub mod threat;

@@ -11,6 +11,8 @@
 //! [`Outcome::Unknown`].
 
 mod proof_zone;
+#[cfg(test)]
+mod testing;
 mod tree;
 mod vcf;
 mod vct;

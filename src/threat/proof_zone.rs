@@ -14,6 +14,7 @@ use super::zone::{PointSet, add_stars, breaking_replies, sensitive_points_for};
 
 /// What the walk gathers: points kept as they are, and points every line through which is
 /// kept within the board's reach (where a forbidden-move test read).
+#[derive(Default)]
 struct Walk {
     kept: PointSet,
     centres: Vec<Point>,
@@ -30,11 +31,7 @@ impl ProofTree {
         if rules.k() != 5 || rules.rule() == Rule::Caro {
             return None;
         }
-        let mut walk = Walk {
-            kept: PointSet::default(),
-            centres: Vec::new(),
-            seen: HashSet::new(),
-        };
+        let mut walk = Walk::default();
         add_stretches(&mut walk.kept, board, attacker, None);
         self.walk(node, board, attacker, &mut walk)?;
         add_stars(&mut walk.kept, &walk.centres, board.reach(), board.size());
@@ -160,18 +157,12 @@ fn line_reads(
 fn add_stretches(kept: &mut PointSet, board: &Board, attacker: Color, through: Option<Point>) {
     const K: i32 = 5;
     let size = board.size();
-    let starts: Vec<Point> = match through {
-        Some(p) => Direction::ALL
-            .into_iter()
-            .flat_map(|d| (0..K).filter_map(move |t| p.step(d, -t, size)))
-            .collect(),
-        None => size.points().collect(),
-    };
     for d in Direction::ALL {
-        for &start in &starts {
-            if through.is_some_and(|p| !(0..K).any(|t| start.step(d, t, size) == Some(p))) {
-                continue;
-            }
+        let starts: Vec<Point> = match through {
+            Some(p) => (0..K).filter_map(|t| p.step(d, -t, size)).collect(),
+            None => size.points().collect(),
+        };
+        for start in starts {
             let mut own = 0;
             let mut clear = true;
             for t in 0..K {
@@ -200,6 +191,8 @@ fn add_stretches(kept: &mut PointSet, board: &Board, attacker: Color, through: O
 mod tests {
     use super::*;
     use crate::rules::{Rules, Size};
+    use crate::testing::xorshift;
+    use crate::threat::testing::{crowded_renju_board, vcf_line};
     use crate::threat::vcf::replay;
     use crate::threat::{Limits, VcfTable, VctOptions, VctTable, prove_vct};
 
@@ -363,13 +356,7 @@ mod tests {
     /// come up far more often than in games, and under gomoku.
     #[test]
     fn replies_outside_a_proofs_zone_leave_it_holding_on_random_boards() {
-        let mut seed = 0x0fed_cba9_8765_4321u64;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = xorshift(0x0fed_cba9_8765_4321);
         let mut checked = Checked::default();
         for i in 0..600 {
             let rules = if i % 3 == 2 {
@@ -406,41 +393,14 @@ mod tests {
     /// them.
     #[test]
     fn pairs_of_stones_outside_a_lines_points_for_two_leave_it_winning() {
-        use crate::threat::{Outcome, VcfOptions, vcf};
-
-        let mut seed = 0x1357_9bdf_2468_ace0u64;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = xorshift(0x1357_9bdf_2468_ace0);
         let (mut lines, mut pairs, mut broken_inside) = (0, 0, 0);
         for _ in 0..3_000 {
-            let mut board = Board::new(Size::STANDARD, Rules::renju());
-            for _ in 0..20 + random(40) {
-                let p = Point::new(2 + random(11) as u8, 2 + random(11) as u8);
-                let color = [Color::Black, Color::White][random(2) as usize];
-                if board.is_legal_for(p, color) && !board.four_at(p, color).five {
-                    board.put(p, color).unwrap();
-                }
-            }
+            let mut board = crowded_renju_board(&mut random);
             for attacker in [Color::Black, Color::White] {
-                let defender = attacker.opponent();
-                board.set_to_move(defender);
-                if !board.five_points(defender).is_empty() {
-                    continue;
-                }
-                let options = VcfOptions {
-                    max_fours: Some(6),
-                    ..VcfOptions::default()
-                };
-                let Outcome::Win(line) = vcf(&board, attacker, &options).outcome else {
+                let Some(line) = vcf_line(&mut board, attacker, Some(6)) else {
                     continue;
                 };
-                if line.moves.is_empty() {
-                    continue;
-                }
                 let one = sensitive_points_for(&mut board, attacker, &line, None, 1).unwrap();
                 let two = sensitive_points_for(&mut board, attacker, &line, None, 2).unwrap();
                 assert!(one.iter().all(|p| two.contains(p)));
@@ -524,15 +484,8 @@ mod tests {
         attacker: Option<Color>,
     ) -> (usize, usize) {
         use crate::threat::zone::still_wins;
-        use crate::threat::{Outcome, VcfOptions, vcf};
 
-        let mut seed = seed;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = xorshift(seed);
         let (mut lines, mut stones) = (0, 0);
         for i in 0..boards {
             let rule = rules[i % rules.len()];
@@ -562,27 +515,13 @@ mod tests {
                 .filter(|&a| attacker.is_none_or(|only| only == a))
             {
                 let defender = attacker.opponent();
-                board.set_to_move(defender);
-                if !board.five_points(defender).is_empty()
-                    || !board.five_points(attacker).is_empty()
-                {
+                if !board.five_points(attacker).is_empty() {
                     continue;
                 }
-                let options = VcfOptions {
-                    max_fours: Some(8),
-                    ..VcfOptions::default()
-                };
-                let Outcome::Win(line) = vcf(&board, attacker, &options).outcome else {
+                let Some(line) = vcf_line(&mut board, attacker, Some(8)) else {
                     continue;
                 };
-                if line.moves.is_empty() {
-                    continue;
-                }
-                let mut walk = Walk {
-                    kept: PointSet::default(),
-                    centres: Vec::new(),
-                    seen: HashSet::new(),
-                };
+                let mut walk = Walk::default();
                 add_stretches(&mut walk.kept, &board, attacker, None);
                 let breaking = line_reads(&mut board, attacker, &line, &mut walk).unwrap();
                 add_stars(&mut walk.kept, &walk.centres, board.reach(), board.size());

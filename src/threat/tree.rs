@@ -371,15 +371,17 @@ impl ProofTree {
             Certificate::Proof(c) => {
                 board.set_to_move(attacker);
                 let wins = self.holds_at(*c, board, attacker, seen);
+                // Only the replies in the proof's zone can break it; where the zone is not
+                // worked out, every legal reply is replayed.
+                let zone = if wins {
+                    self.zone(*c, board, attacker)
+                } else {
+                    None
+                };
                 board.set_to_move(defender);
                 if !wins {
                     return None;
                 }
-                // Only the replies in the proof's zone can break it; where the zone is not
-                // worked out, every legal reply is replayed.
-                board.set_to_move(attacker);
-                let zone = self.zone(*c, board, attacker);
-                board.set_to_move(defender);
                 let breaking = self.breaking_among(*c, board, attacker, seen, zone.as_ref());
                 #[cfg(debug_assertions)]
                 if zone.is_some() {

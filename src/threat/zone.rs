@@ -285,6 +285,7 @@ pub(crate) fn sensitive_points_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::threat::testing::{crowded_renju_board, vcf_line};
 
     #[test]
     fn iteration_returns_every_member_once() {
@@ -327,25 +328,6 @@ mod tests {
             );
         }
         replayed
-    }
-
-    /// A VCF for `attacker` with the defender to move on `board`, if there is one that needs
-    /// a move (and the defender has no five to make).
-    fn vcf_line(board: &mut Board, attacker: Color, max_fours: Option<u32>) -> Option<Line> {
-        use crate::threat::{Outcome, VcfOptions, vcf};
-        let defender = attacker.opponent();
-        board.set_to_move(defender);
-        if !board.five_points(defender).is_empty() {
-            return None;
-        }
-        let options = VcfOptions {
-            max_fours,
-            ..VcfOptions::default()
-        };
-        match vcf(board, attacker, &options).outcome {
-            Outcome::Win(line) if !line.moves.is_empty() => Some(line),
-            _ => None,
-        }
     }
 
     /// [`assert_outside_is_harmless`] for a VCF of each colour on `position` (of at most
@@ -394,25 +376,10 @@ mod tests {
     /// their recursive double-three tests come up far more often than in games.
     #[test]
     fn replies_outside_the_sensitive_points_leave_the_line_winning_on_random_boards() {
-        use crate::rules::{Rules, Size};
-
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = crate::testing::xorshift(0x1234_5678_9abc_def1);
         let (mut lines, mut replies) = (0, 0);
         for _ in 0..20_000 {
-            let mut board = Board::new(Size::STANDARD, Rules::renju());
-            for _ in 0..20 + random(40) {
-                let p = Point::new(2 + random(11) as u8, 2 + random(11) as u8);
-                let color = [Color::Black, Color::White][random(2) as usize];
-                if board.is_legal_for(p, color) && !board.four_at(p, color).five {
-                    board.put(p, color).unwrap();
-                }
-            }
+            let board = crowded_renju_board(&mut random);
             let (l, r) = check_both_attackers(&board, Some(6));
             (lines, replies) = (lines + l, replies + r);
         }

@@ -108,13 +108,7 @@ fn fewest_stones_to_five_matches_a_walk() {
         }
         fewest
     };
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
     let mut blocked = 0;
     for (cols, rows, k) in [
         (5, 5, 4),
