@@ -337,6 +337,13 @@ impl Board {
         self.hash() ^ zobrist::stone(self.to_move, p) ^ zobrist::WHITE_TO_MOVE
     }
 
+    /// The Zobrist key the position would have after the side to move played `p` and the other
+    /// side `q` (two distinct empty points).
+    #[must_use]
+    pub fn hash_after_pair(&self, p: Point, q: Point) -> u64 {
+        self.hash() ^ zobrist::stone(self.to_move, p) ^ zobrist::stone(self.to_move.opponent(), q)
+    }
+
     fn side_key(&self) -> u64 {
         match self.to_move {
             Color::Black => 0,

@@ -10,6 +10,7 @@
 //! given only when the search was complete, and anything cut short by a limit is
 //! [`Outcome::Unknown`].
 
+mod key_table;
 mod proof_zone;
 #[cfg(test)]
 mod testing;
@@ -26,6 +27,7 @@ use serde::Serialize;
 
 use crate::rules::{Board, Color, Point};
 
+pub(crate) use key_table::KeyTable;
 pub(crate) use vcf::{Stopped, UNLIMITED, VcfSearch, VcfTable};
 pub use vcf::{VcfOptions, vcf};
 pub(crate) use zone::breaking_replies;

@@ -38,7 +38,7 @@ const TABLE_CAP: usize = 8 << 20;
 /// serves both colours.
 #[derive(Debug)]
 pub(crate) struct VcfTable {
-    map: super::ZobristMap<u32>,
+    map: super::KeyTable,
     /// Entries kept before the table is cleared.
     cap: usize,
     /// Working space of the searches that use the table, kept from one search to the next:
@@ -59,16 +59,17 @@ impl VcfTable {
     /// A table that keeps at most `cap` entries (at least one) before it is cleared.
     pub(crate) fn with_cap(cap: usize) -> VcfTable {
         VcfTable {
-            map: super::ZobristMap::default(),
+            map: super::KeyTable::for_entries(cap.max(1)),
             cap: cap.max(1),
             fours: Vec::new(),
             forcing: Vec::new(),
         }
     }
 
-    /// A table whose hash map never takes more than `bytes`: it keeps at most as many entries
-    /// as fit, without growing, in the largest power-of-two bucket array within `bytes` (each
-    /// bucket holds a key, a value and a control byte), and is cleared when that is reached.
+    /// A table that never takes more than `bytes`: it keeps at most seven eighths as many
+    /// entries as the largest power of two of 17-byte slots within `bytes` (the sizing of a
+    /// general hash map, which the key table, at about 14.6 bytes an entry, holds in less), and
+    /// is cleared when that is reached.
     pub(crate) fn within_bytes(bytes: usize) -> VcfTable {
         let slot = size_of::<(u64, u32)>() + 1;
         let buckets = (bytes / slot).max(8);
@@ -269,7 +270,7 @@ impl<'a> VcfSearch<'a> {
             return Node::Fail { bounded: true };
         }
         let key = self.board.hash();
-        if let Some(&proved) = self.table.map.get(&key)
+        if let Some(proved) = self.table.map.get(key)
             && proved >= depth
         {
             return Node::Fail {
@@ -334,8 +335,7 @@ impl<'a> VcfSearch<'a> {
                 self.table.map.clear();
             }
             let proved = if bounded { depth } else { PROVED_NONE };
-            let entry = self.table.map.entry(key).or_insert(0);
-            *entry = (*entry).max(proved);
+            self.table.map.raise(key, proved);
         }
         Node::Fail { bounded }
     }
@@ -344,6 +344,10 @@ impl<'a> VcfSearch<'a> {
     /// searches on, with `depth` fours left at the node.
     fn try_forcing(&mut self, depth: u32, base: usize) -> Node {
         let mut bounded = false;
+        // The children's table entries, asked for at once so that their cache misses overlap.
+        for &(p, f) in &self.table.forcing[base..] {
+            self.table.map.prefetch(self.board.hash_after_pair(p, f));
+        }
         for i in base..self.table.forcing.len() {
             let (p, f) = self.table.forcing[i];
             self.board.play_unchecked(p);
