@@ -44,9 +44,6 @@ pub fn memory_share(total: u64, parts: usize) -> u64 {
     (total / parts.max(1) as u64).max(16)
 }
 
-/// Tables keyed by Zobrist keys, which are already uniformly random: no further hashing.
-pub(crate) type ZobristMap<V> =
-    std::collections::HashMap<u64, V, nohash_hasher::BuildNoHashHasher<u64>>;
 pub(crate) use tree::{Certificate, ProofTree, TreeNode};
 pub use vct::{VctOptions, vct};
 pub(crate) use vct::{VctTable, prove as prove_vct};

@@ -29,6 +29,7 @@
 mod expand;
 mod read_out;
 mod search;
+mod table;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +43,7 @@ use super::vcf::{Stopped, UNLIMITED, VcfTable};
 use super::{Limits, Outcome, Report, mebibytes};
 
 use super::tree::ProofTree;
+use table::EntryTable;
 /// Options of a VCT search.
 #[derive(Clone, Debug, Default)]
 pub struct VctOptions {
@@ -81,9 +83,9 @@ const PROGRESS_EVERY: u64 = 4096;
 const NARROWEST: u32 = 4;
 /// Entries kept by default before the table makes room.
 const TABLE_CAP: usize = 4 << 20;
-/// Estimated bytes a VCT table entry takes at most: its bucket (key, numbers, move-list handle
-/// and control byte) in a table that has just doubled, and its move list. Measured: 4M entries
-/// take about 650 MB on `bench_vct_unstable`.
+/// Estimated bytes a VCT table entry takes at most: its slot (32 bytes, in a table at most half
+/// full, so 64), the slots of a table just doubled, and its move list. Set when a general hash
+/// map held the entries, which took more (4M entries, about 650 MB on `bench_vct_unstable`).
 const ENTRY_BYTES: usize = 192;
 /// The defender's own VCFs are looked for up to this many fours. They only prune (a threat
 /// the defender can answer with a VCF fails; an attack that leaves a defender VCF standing is
@@ -117,9 +119,27 @@ struct Move {
     pn: u8,
 }
 
-type Moves = std::sync::Arc<[Move]>;
-
+/// A node's moves as the table keeps them: one shared allocation behind a thin pointer, so that
+/// a table entry stays small (see [`table`]).
 #[derive(Clone, Debug)]
+struct Moves(triomphe::ThinArc<(), Move>);
+
+impl From<Vec<Move>> for Moves {
+    fn from(moves: Vec<Move>) -> Moves {
+        Moves(triomphe::ThinArc::from_header_and_slice((), &moves))
+    }
+}
+
+impl std::ops::Deref for Moves {
+    type Target = [Move];
+
+    fn deref(&self) -> &[Move] {
+        &self.0.slice
+    }
+}
+
+/// A table entry. Both numbers 0, which no node has, is the table's empty slot.
+#[derive(Clone, Debug, Default)]
 struct Entry {
     pn: u32,
     dn: u32,
@@ -160,7 +180,7 @@ struct Search<'a> {
     attacker: Color,
     defender: Color,
     options: &'a VctOptions,
-    table: super::ZobristMap<Entry>,
+    table: EntryTable,
     /// Entries `table` keeps before it makes room.
     table_cap: usize,
     vcf_table: &'a mut VcfTable,
@@ -305,7 +325,7 @@ pub(crate) struct Proved {
 /// The table of a VCT search that a caller keeps between calls of [`prove`] on one position,
 /// so that a call with a larger budget goes on from where the last one stopped.
 #[derive(Default)]
-pub(crate) struct VctTable(super::ZobristMap<Entry>);
+pub(crate) struct VctTable(EntryTable);
 
 #[cfg(test)]
 impl VctTable {
@@ -313,7 +333,7 @@ impl VctTable {
     /// bound): a proved root whose entries below were dropped.
     pub(crate) fn keep_only(&mut self, board: &Board) {
         let key = board.hash() ^ depth_key(None);
-        self.0.retain(|&k, _| k == key);
+        self.0.retain(|k, _| k == key);
     }
 
     /// The number of entries.
@@ -340,6 +360,7 @@ pub(crate) fn prove(
     board.set_to_move(attacker);
     let mut search = Search::new(board, attacker, options, vcf_table);
     search.table = std::mem::take(&mut table.0);
+    search.table.set_cap(search.table_cap);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
     let won = pn == 0 && !search.stopped;
@@ -367,7 +388,7 @@ pub(crate) fn prove(
 /// Makes room in a full table (`cap` entries): drops the open entries, whose numbers are only
 /// estimates a later visit recomputes, and keeps the proved and disproved ones, which are
 /// facts. If the facts alone fill more than half the table, it is cleared.
-fn make_room(table: &mut super::ZobristMap<Entry>, cap: usize) {
+fn make_room(table: &mut EntryTable, cap: usize) {
     table.retain(|_, e| e.pn == 0 || e.dn == 0);
     if table.len() > cap / 2 {
         table.clear();

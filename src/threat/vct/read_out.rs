@@ -20,12 +20,12 @@ impl Search<'_> {
         search: bool,
     ) -> Option<u32> {
         let key = self.board.hash_after(m) ^ depth_key(child_depth);
-        if search && !self.table.contains_key(&key) {
+        if search && !self.table.contains_key(key) {
             self.board.play_unchecked(m);
             self.mid(child_depth, INF - 1, INF - 1);
             self.board.undo();
         }
-        self.table.get(&key).filter(|e| e.pn == 0).map(|e| e.len)
+        self.table.get(key).filter(|e| e.pn == 0).map(|e| e.len)
     }
 
     /// The proved children of the current (proved) node with their proof lengths. An OR node
@@ -69,10 +69,10 @@ impl Search<'_> {
         let mut line = Vec::new();
         let ending = loop {
             let key = self.key(depth);
-            if !self.table.contains_key(&key) {
+            if !self.table.contains_key(key) {
                 self.mid(depth, INF - 1, INF - 1);
             }
-            let entry = self.table.get(&key).cloned();
+            let entry = self.table.get(key).cloned();
             let moves = entry.as_ref().and_then(|e| e.moves.clone());
             let child_depth = self.child_depth(depth);
             if self.is_or() {
@@ -165,7 +165,7 @@ impl Search<'_> {
         if let Some(&id) = ids.get(&key) {
             return Ok(id);
         }
-        if self.table.get(&key).is_none_or(|e| e.pn != 0) {
+        if self.table.get(key).is_none_or(|e| e.pn != 0) {
             let (pn, _) = self.mid(depth, INF - 1, INF - 1);
             if pn != 0 || self.stopped {
                 return Err(Stopped);
@@ -184,7 +184,7 @@ impl Search<'_> {
             } else if let Some(line) = self.find_vcf(self.attacker, depth.unwrap_or(UNLIMITED))? {
                 TreeNode::Vcf(line)
             } else {
-                let moves = self.table.get(&key).and_then(|e| e.moves.clone());
+                let moves = self.table.get(key).and_then(|e| e.moves.clone());
                 let Some((_, play)) = self
                     .proved_children(moves.as_ref(), child_depth)
                     .into_iter()

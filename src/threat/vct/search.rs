@@ -10,7 +10,8 @@ use super::super::Line;
 use super::super::vcf::{Stopped, VcfSearch, VcfTable, block_forbidden};
 use super::super::zone::{PointSet, zone_of};
 use super::{
-    Entry, Expansion, Move, Moves, PROGRESS_EVERY, Search, VctOptions, depth_key, make_room,
+    Entry, EntryTable, Expansion, Move, Moves, PROGRESS_EVERY, Search, VctOptions, depth_key,
+    make_room,
 };
 
 impl<'a> Search<'a> {
@@ -27,7 +28,7 @@ impl<'a> Search<'a> {
             attacker,
             defender: attacker.opponent(),
             options,
-            table: super::super::ZobristMap::default(),
+            table: EntryTable::default(),
             table_cap: options.table_cap(),
             vcf_table,
             children: Vec::new(),
@@ -94,7 +95,7 @@ impl<'a> Search<'a> {
     }
 
     pub(super) fn store(&mut self, key: u64, entry: Entry) {
-        if self.table.len() >= self.table_cap && !self.table.contains_key(&key) {
+        if self.table.len() >= self.table_cap && !self.table.contains_key(key) {
             make_room(&mut self.table, self.table_cap);
         }
         self.table.insert(key, entry);
@@ -129,7 +130,7 @@ impl<'a> Search<'a> {
         th_pn: u32,
         th_dn: u32,
     ) -> Result<(Moves, u32), (u32, u32)> {
-        Ok(match self.table.get(&key) {
+        Ok(match self.table.get(key) {
             Some(e) if e.pn == 0 || e.dn == 0 || e.pn >= th_pn || e.dn >= th_dn || self.stopped => {
                 return Err((e.pn, e.dn));
             }
@@ -177,9 +178,9 @@ impl<'a> Search<'a> {
         let is_or = self.is_or();
         let child_depth = self.child_depth(depth);
         let child_depth_key = depth_key(child_depth);
-        let lookup = |table: &super::super::ZobristMap<Entry>, m: &Move, key: u64| {
+        let lookup = |table: &EntryTable, m: &Move, key: u64| {
             table
-                .get(&key)
+                .get(key)
                 .map_or((u32::from(m.pn), 1, 0), |e| (e.pn, e.dn, e.len))
         };
         // Each child's key and (pn, dn, len), read once; after that only the child just
@@ -188,13 +189,18 @@ impl<'a> Search<'a> {
         // true.
         // They are kept on the stack of children of the nodes on the path, this node's from
         // `base`.
+        // The keys first, each entry asked for at once, so that the cache misses overlap; then
+        // the entries.
         let base = self.children.len();
         for m in moves.iter() {
             let k = self.board.hash_after(m.point) ^ child_depth_key;
-            let numbers = lookup(&self.table, m, k);
-            self.children.push((k, numbers));
+            self.table.prefetch(k);
+            self.children.push((k, (0, 0, 0)));
         }
         let end = self.children.len();
+        for (m, child) in moves.iter().zip(&mut self.children[base..end]) {
+            child.1 = lookup(&self.table, m, child.0);
+        }
         let numbers = loop {
             let children = &self.children[base..end];
             // Proof length: the quickest proved child of an OR node, the longest of an AND node.
@@ -214,7 +220,7 @@ impl<'a> Search<'a> {
                 children.iter().map(|&(_, (cpn, cdn, _))| (cpn, cdn)),
             );
             let (pn, dn) = (combined.pn, combined.dn);
-            match self.table.get_mut(&key) {
+            match self.table.get_mut(key) {
                 // The entry the first pass stored (with these moves), unless it was dropped.
                 Some(e) if e.moves.is_some() => (e.pn, e.dn, e.len) = (pn, dn, len),
                 _ => {
