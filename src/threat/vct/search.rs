@@ -23,13 +23,16 @@ impl<'a> Search<'a> {
         vcf_table: &'a mut VcfTable,
     ) -> Search<'a> {
         board.keep_symmetric_keys(false);
+        let table_cap = options.table_cap();
+        let mut table = EntryTable::default();
+        table.set_cap(table_cap);
         Search {
             board,
             attacker,
             defender: attacker.opponent(),
             options,
-            table: EntryTable::default(),
-            table_cap: options.table_cap(),
+            table,
+            table_cap,
             vcf_table,
             children: Vec::new(),
             nodes: 0,
