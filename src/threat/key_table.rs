@@ -59,8 +59,7 @@ impl KeyTable {
 
     /// The home bucket of `key`: its top bits scaled to the bucket count.
     fn home(&self, key: u64) -> usize {
-        // Lossless: the product's top word is below the bucket count.
-        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+        home_slot(key, self.buckets.len())
     }
 
     /// The value of `key`, if the table holds it.
@@ -145,17 +144,31 @@ impl KeyTable {
     /// it in the cache. Only a hint: it changes nothing the table holds.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &raw const self.buckets[self.home(key)];
-            // SAFETY: a prefetch never faults and reads nothing into the program; the pointer
-            // is in bounds anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.buckets[self.home(key)]);
     }
+}
+
+/// The slot of a table of `slots` slots (not zero) where `key` (uniformly random) starts its
+/// way: its top bits scaled to the slot count.
+#[inline]
+pub(crate) fn home_slot(key: u64, slots: usize) -> usize {
+    // Lossless: the product's top word is below `slots`.
+    ((u128::from(key) * slots as u128) >> 64) as usize
+}
+
+/// Asks the processor to fetch the cache line that holds `item`, so that a later read finds it
+/// there. Only a hint: it reads nothing into the program and changes nothing.
+#[inline]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let line: *const T = item;
+        // SAFETY: a prefetch never faults; the pointer comes from a reference anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! which keeps a key's way short; at its largest it holds the search's cap of entries. Dropping
 //! entries ([`EntryTable::retain`]) reseats the others in place, without a second array.
 
+use super::super::key_table::{home_slot, prefetch};
 use super::Entry;
 
 /// A key and its entry; an empty slot has an entry with both numbers 0.
@@ -66,8 +67,7 @@ impl EntryTable {
 
     /// The home slot of `key`: its top bits scaled to the slot count (which is not zero).
     fn home(&self, key: u64) -> usize {
-        // Lossless: the product's top word is below the slot count.
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+        home_slot(key, self.slots.len())
     }
 
     /// The slot holding `key`, or the empty slot where it would go.
@@ -187,16 +187,9 @@ impl EntryTable {
     /// cache. Only a hint: it changes nothing the table holds.
     #[inline]
     pub(super) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = &raw const self.slots[self.home(key)];
-            // SAFETY: a prefetch never faults and reads nothing into the program; the pointer
-            // is in bounds anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
+            prefetch(&self.slots[self.home(key)]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 }
 
