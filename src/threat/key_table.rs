@@ -88,8 +88,9 @@ impl KeyTable {
     /// it when it is full.
     pub(crate) fn raise(&mut self, key: u64, value: u32) {
         debug_assert!(value != 0, "0 marks an empty slot");
-        if self.len == self.buckets.len() * SLOTS {
-            // Only a caller past the size it asked for gets here: a cache may forget.
+        if self.len + 1 >= self.buckets.len() * SLOTS {
+            // Only a caller past the size it asked for gets here: a cache may forget. One
+            // slot is always left empty, where `get` of a missing key stops.
             self.clear();
         }
         if (self.len + 1) * 8 > self.buckets.len() * SLOTS * 7
@@ -213,6 +214,22 @@ mod tests {
                 assert_eq!(table.get(k), Some(v));
             }
         }
+    }
+
+    /// A table filled to its last slot (a caller past the size it asked for) still answers
+    /// a key it lacks: `get` stops at an empty slot, so one must always be left.
+    #[test]
+    fn a_full_table_answers_a_missing_key() {
+        let (sent, answer) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut table = KeyTable::for_entries(1); // one bucket of five slots
+            for key in 1..=5 {
+                table.raise(key, 1);
+            }
+            let _ = sent.send(table.get(6));
+        });
+        let found = answer.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(found, Ok(None), "get on a full table did not return");
     }
 
     #[test]

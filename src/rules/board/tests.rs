@@ -147,3 +147,41 @@ fn fewest_stones_to_five_matches_a_walk() {
         "only {blocked} boards with every stretch blocked"
     );
 }
+
+/// The key `hash_after_pair` gives is the key after playing the two moves, whichever side is
+/// to move, on square and rectangular boards, with the symmetric keys kept or not.
+#[test]
+fn hash_after_pair_matches_playing() {
+    let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
+    for (cols, rows) in [(15, 15), (9, 6), (19, 19)] {
+        for kept in [true, false] {
+            let mut b = Board::new(Size::new(cols, rows).unwrap(), Rules::renju());
+            b.keep_symmetric_keys(kept);
+            if next(2) == 0 {
+                b.set_to_move(Color::White);
+            }
+            for _ in 0..40 {
+                let empty: Vec<Point> = b.points().filter(|&q| b.is_empty(q)).collect();
+                if empty.len() < 2 {
+                    break;
+                }
+                let a = empty[next(empty.len() as u64) as usize];
+                let c = loop {
+                    let c = empty[next(empty.len() as u64) as usize];
+                    if c != a {
+                        break c;
+                    }
+                };
+                let predicted = b.hash_after_pair(a, c);
+                b.play_unchecked(a);
+                b.play_unchecked(c);
+                assert_eq!(b.hash(), predicted, "{cols}x{rows} kept {kept}");
+                assert_eq!(b.hash(), b.recompute_hash());
+                if next(3) == 0 {
+                    b.undo();
+                    b.undo();
+                }
+            }
+        }
+    }
+}

@@ -272,6 +272,40 @@ mod tests {
         }
     }
 
+    /// `retain` with arbitrary predicates on small tables whose clusters wrap round the end:
+    /// a reseating that starts anywhere but at a slot empty before the drop loses entries here
+    /// (`the_table_is_a_map` does not notice one that starts at slot 0).
+    #[test]
+    fn retain_keeps_every_entry_of_wrapping_clusters() {
+        for seed in 1..3_000u64 {
+            let mut next = xorshift(seed * 2_654_435_761 + 1);
+            let cap = 8 + next(40) as usize;
+            let mut table = EntryTable::default();
+            table.set_cap(cap);
+            let mut map: HashMap<u64, u32> = HashMap::new();
+            for _ in 0..6 {
+                while map.len() < cap {
+                    let key = match next(3) {
+                        0 => u64::MAX - next(1 << 60),
+                        1 => next(1 << 59),
+                        _ => next(u64::MAX),
+                    };
+                    let pn = next(100) as u32 + 1;
+                    table.insert(key, entry(pn, 1));
+                    map.insert(key, pn);
+                }
+                let salt = next(u64::MAX);
+                let keep = |k: u64| (k ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 0;
+                table.retain(|k, _| keep(k));
+                map.retain(|&k, _| keep(k));
+                assert_eq!(table.len(), map.len(), "seed {seed}");
+                for (&k, &pn) in &map {
+                    assert_eq!(table.get(k).map(|e| e.pn), Some(pn), "seed {seed}: {k:#x}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_slot_is_half_a_cache_line() {
         assert_eq!(size_of::<Slot>(), 32);
