@@ -88,15 +88,15 @@ impl KeyTable {
     /// it when it is full.
     pub(crate) fn raise(&mut self, key: u64, value: u32) {
         debug_assert!(value != 0, "0 marks an empty slot");
-        if self.len + 1 >= self.buckets.len() * SLOTS {
-            // Only a caller past the size it asked for gets here: a cache may forget. One
-            // slot is always left empty, where `get` of a missing key stops.
-            self.clear();
-        }
         if (self.len + 1) * 8 > self.buckets.len() * SLOTS * 7
             && self.buckets.len() < self.most_buckets
         {
             self.grow();
+        }
+        if self.len + 1 >= self.buckets.len() * SLOTS {
+            // Only a caller past the size it asked for gets here, at the largest size: a cache
+            // may forget. One slot is always left empty, where `get` of a missing key stops.
+            self.clear();
         }
         let mut i = self.home(key);
         loop {

@@ -14,8 +14,8 @@
 //! which keeps a key's way short; at its largest it holds the search's cap of entries. Dropping
 //! entries ([`EntryTable::retain`]) reseats the others in place, without a second array.
 
-use super::super::key_table::{home_slot, prefetch};
 use super::Entry;
+use crate::threat::key_table::{home_slot, prefetch};
 
 /// A key and its entry; an empty slot has an entry with both numbers 0.
 #[derive(Clone, Debug, Default)]
