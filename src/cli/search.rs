@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 use serde_json::Value;
@@ -51,6 +51,11 @@ pub struct SearchArgs {
     /// its proved and disproved positions and drops the rest.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     memory: Option<u64>,
+    /// Write the win's proof (JSON, format `renju-proof` version 2) to FILE, atomically: the
+    /// line for `vcf`, the whole tree of threats and replies for `vct`, from the position with
+    /// the attacker to move. Nothing is written unless the result is `win`.
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    proof: Option<PathBuf>,
 }
 
 pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -85,9 +90,17 @@ struct Answer {
     attacker_moves: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     ending: Option<Ending>,
+    /// Nodes of the win's proof, which passed the independent checker (0 for anything else).
+    proof_nodes: usize,
     nodes: u64,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'static str>,
 }
+
+/// Why an answer is `unknown` after all: the checker refused the win's proof.
+const REFUSED: &str =
+    "the search's win did not pass the independent checker (a bug: please report it)";
 
 /// The flag [`interrupted`] returns, once a handler is installed.
 static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
@@ -117,7 +130,8 @@ pub(crate) fn signals() -> Option<u32> {
 }
 
 /// The search `kind` for `attacker` on `board`, on `threads` threads within `memory_mb` MiB;
-/// a VCT adds its nodes to `progress` as it goes.
+/// a VCT adds its nodes to `progress` as it goes. A win is [`checked`]. Returns the report,
+/// the answer's note, and the seconds taken, the check's included.
 fn solve(
     board: &Board,
     attacker: Color,
@@ -125,7 +139,8 @@ fn solve(
     time: Option<f64>,
     (threads, memory_mb): (usize, Option<u64>),
     progress: Option<Arc<AtomicU64>>,
-) -> (Report, f64) {
+    quiet: bool,
+) -> (Report, Option<&'static str>, f64) {
     let start = Instant::now();
     let limits = Limits {
         stop: Some(interrupted()),
@@ -158,11 +173,37 @@ fn solve(
                 threads: Some(threads),
                 memory_mb,
                 progress,
+                proof: true,
                 ..VctOptions::default()
             },
         ),
     };
-    (report, start.elapsed().as_secs_f64())
+    let mut report = report;
+    let note = checked(&mut report, quiet);
+    (report, note, start.elapsed().as_secs_f64())
+}
+
+/// A win is reported only once its proof passes the independent checker (`renju check`'s
+/// own rules code, which replays every threat and reply of it). A win whose proof is refused
+/// or missing becomes `unknown`, with the checker's first problem on stderr (unless `quiet`)
+/// and [`REFUSED`] as the answer's note.
+fn checked(report: &mut Report, quiet: bool) -> Option<&'static str> {
+    if !matches!(report.outcome, Outcome::Win(_)) {
+        return None;
+    }
+    let why = match &report.proof {
+        Some(proof) => match crate::cli::db::verified(proof) {
+            Ok(()) => return None,
+            Err(why) => why,
+        },
+        None => "the search gave no proof".to_string(),
+    };
+    if !quiet {
+        eprintln!("warning: the win's proof did not pass the independent checker: {why}");
+    }
+    report.outcome = Outcome::Unknown;
+    report.proof = None;
+    Some(REFUSED)
 }
 
 /// Runs `work`; with a spinner `bar`, it meanwhile shows the nodes `counter` has counted,
@@ -202,7 +243,12 @@ fn progress_line(nodes: u64, seconds: f64) -> String {
     )
 }
 
-fn answer(id: Option<Value>, attacker: Color, report: &Report, seconds: f64) -> Answer {
+fn answer(
+    id: Option<Value>,
+    attacker: Color,
+    (report, note): (&Report, Option<&'static str>),
+    seconds: f64,
+) -> Answer {
     let (line, ending) = match &report.outcome {
         Outcome::Win(line) => (
             line.moves.iter().map(Point::to_string).collect(),
@@ -221,8 +267,10 @@ fn answer(id: Option<Value>, attacker: Color, report: &Report, seconds: f64) -> 
         line,
         attacker_moves,
         ending,
+        proof_nodes: report.proof.as_ref().map_or(0, |p| p.nodes.len()),
         nodes: report.nodes,
         seconds,
+        note,
     }
 }
 
@@ -248,7 +296,7 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
     let attacker = args.attacker.unwrap_or(board.to_move());
     let threads = crate::cli::threads_of(args.threads);
     let counter = Arc::new(AtomicU64::new(0));
-    let (report, seconds) = with_spinner(crate::cli::spinner(global), &counter, || {
+    let (report, note, seconds) = with_spinner(crate::cli::spinner(global), &counter, || {
         let progress = Some(counter.clone());
         solve(
             &board,
@@ -257,9 +305,19 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
             args.time,
             (threads, args.memory),
             progress,
+            global.quiet,
         )
     });
-    let a = answer(None, attacker, &report, seconds);
+    if let (Some(path), Some(proof)) = (&args.proof, &report.proof) {
+        let mut text = serde_json::to_vec(proof)?;
+        text.push(b'\n');
+        renju::atomic::write_atomic(path, &text)
+            .with_context(|| format!("cannot write the proof to `{}`", path.display()))?;
+    }
+    let a = answer(None, attacker, (&report, note), seconds);
+    if args.proof.is_some() && report.proof.is_none() && !global.quiet {
+        eprintln!("note: no proof written: the result is not a win");
+    }
     if global.json {
         crate::outln!("{}", serde_json::to_string(&a)?)?;
         return Ok(());
@@ -277,6 +335,16 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
             None => "",
         };
         crate::outln!("attacker moves: {} ({how})", a.attacker_moves)?;
+    }
+    if a.proof_nodes > 0 {
+        let nodes = if a.proof_nodes == 1 { "node" } else { "nodes" };
+        crate::outln!(
+            "proof:          {} {nodes}, passed the independent checker",
+            a.proof_nodes
+        )?;
+    }
+    if let Some(note) = a.note {
+        crate::outln!("note:           {note}")?;
     }
     crate::outln!("nodes:          {}", a.nodes)?;
     crate::outln!("seconds:        {:.3}", a.seconds)?;
@@ -300,9 +368,22 @@ fn batch(
         .memory
         .map(|total| renju::threat::memory_share(total, pool.current_num_threads()));
     let results = crate::cli::batch::run(&pool, &jobs, global, |id, (board, attacker)| {
-        let (report, seconds) = solve(board, *attacker, kind, args.time, (1, memory), None);
-        serde_json::to_string(&answer(Some(id.clone()), *attacker, &report, seconds))
-            .expect("results serialise")
+        let (report, note, seconds) = solve(
+            board,
+            *attacker,
+            kind,
+            args.time,
+            (1, memory),
+            None,
+            global.quiet,
+        );
+        serde_json::to_string(&answer(
+            Some(id.clone()),
+            *attacker,
+            (&report, note),
+            seconds,
+        ))
+        .expect("results serialise")
     });
     for line in results {
         crate::outln!("{}", line.unwrap_or_else(|failure| failure))?;
@@ -313,6 +394,47 @@ fn batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A win whose proof the checker refuses (here: the first threat moved to a point that
+    /// threatens nothing), or that came without one, becomes `unknown` with nothing to write;
+    /// one it accepts stands.
+    #[test]
+    fn a_win_the_checker_refuses_is_not_reported() {
+        let board = crate::read_position_text(
+            include_str!("../../data/examples/vct.txt"),
+            &PositionOptions::default(),
+        )
+        .unwrap();
+        let kind = Kind::Vct {
+            max_depth: None,
+            threat_fours: None,
+        };
+        let (mut good, note, _) = solve(&board, Color::Black, kind, None, (1, None), None, true);
+        assert!(
+            matches!(good.outcome, Outcome::Win(_)),
+            "{:?}",
+            good.outcome
+        );
+        assert_eq!(note, None);
+        let mut bad = good.clone();
+        let mut missing = good.clone();
+        assert_eq!(checked(&mut good, true), None);
+        assert!(matches!(good.outcome, Outcome::Win(_)) && good.proof.is_some());
+
+        let proof = bad.proof.as_mut().unwrap();
+        let root = proof.root;
+        let renju::proof::ProofNode::Move { play, .. } = &mut proof.nodes[root] else {
+            panic!("the root of this win is a threat");
+        };
+        *play = "a1".to_string();
+        assert_eq!(checked(&mut bad, true), Some(REFUSED));
+        assert_eq!(bad.outcome, Outcome::Unknown);
+        assert!(bad.proof.is_none());
+
+        missing.proof = None;
+        assert_eq!(checked(&mut missing, true), Some(REFUSED));
+        assert_eq!(missing.outcome, Outcome::Unknown);
+    }
 
     #[test]
     fn the_progress_line_shows_nodes_rate_and_time() {

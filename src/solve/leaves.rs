@@ -172,6 +172,8 @@ impl<'a> Prover<'a> {
             memory_mb: None,
             threads: None,
             progress: None,
+            // `prove` rebuilds the tree when its own `tree` asks.
+            proof: false,
         };
         let found = prove_vct(
             &self.board,

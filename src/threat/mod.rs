@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::proof::Proof;
 use crate::rules::{Board, Color, Point};
 
 pub(crate) use key_table::KeyTable;
@@ -125,6 +126,26 @@ pub struct Report {
     pub outcome: Outcome,
     /// Positions searched.
     pub nodes: u64,
+    /// A win's proof in the proof format (`docs/formats.md`), for the independent checker:
+    /// from the searched board with the attacker to move. Always there for a win of
+    /// [`vcf`] (the line is the proof); for a win of [`vct`] when [`VctOptions::proof`] asks
+    /// for it. `None` for anything but a win.
+    pub proof: Option<Proof>,
+}
+
+/// The proof that `attacker`, to move on `board`, wins by the VCF `line` (an empty line: the
+/// attacker's five is on the board already).
+fn line_proof(board: &Board, attacker: Color, line: &Line) -> Proof {
+    let mut board = board.clone();
+    board.set_to_move(attacker);
+    if line.moves.is_empty() {
+        return Proof::decided(&board, attacker);
+    }
+    let mut proof = Proof::header(&board, attacker);
+    proof.nodes.push(crate::proof::ProofNode::Vcf {
+        line: crate::proof::names(&line.moves),
+    });
+    proof
 }
 
 /// The answer when the game is already over on `board`: a five for the attacker is a win with
@@ -137,6 +158,7 @@ fn decided(board: &crate::rules::Board, attacker: crate::rules::Color) -> Option
             ending: Ending::AlreadyWon,
         };
         return Some(Report {
+            proof: Some(line_proof(board, attacker, &line)),
             outcome: Outcome::Win(line),
             nodes: 0,
         });
@@ -144,6 +166,7 @@ fn decided(board: &crate::rules::Board, attacker: crate::rules::Color) -> Option
     (!fives.is_empty()).then_some(Report {
         outcome: Outcome::NoWin,
         nodes: 0,
+        proof: None,
     })
 }
 

@@ -145,9 +145,15 @@ pub fn vcf(board: &Board, attacker: Color, options: &VcfOptions) -> Report {
     if outcome == Outcome::NoWin && search.incomplete {
         outcome = Outcome::Unknown;
     }
+    let nodes = search.nodes;
+    let proof = match &outcome {
+        Outcome::Win(line) => Some(super::line_proof(&board, attacker, line)),
+        _ => None,
+    };
     Report {
         outcome,
-        nodes: search.nodes,
+        nodes,
+        proof,
     }
 }
 

@@ -208,6 +208,7 @@ fn vct_cases_are_solved_and_checked() {
         let options = |d| VctOptions {
             max_depth: Some(d),
             threat_fours,
+            proof: true,
             ..VctOptions::default()
         };
         let report = vct(&board, attacker, &options(within));
@@ -217,6 +218,14 @@ fn vct_cases_are_solved_and_checked() {
             case.id,
             report.outcome
         );
+        // The whole tree, rebuilt from the search's table, replays on its own.
+        let proof = report.proof.as_ref().expect("a win's proof, asked for");
+        assert!(proof.nodes.len() > 1, "{}: {proof:?}", case.id);
+        crate::proof_replay::check_proof(proof).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let mut db = renju::db::Builder::new(board.rules(), board.size());
+        db.add_proof(proof).unwrap();
+        let checked = renju::check::verify::check(db.database(), &|_| {});
+        assert!(checked.ok, "{}: {:?}", case.id, checked.errors);
         if let Some(none) = case.expect_no_win_within {
             assert_eq!(
                 vct(&board, attacker, &options(none)).outcome,

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::dfpn::INF;
 use crate::rules::{Board, Color, Point, Rule};
 
-use super::vcf::{Stopped, UNLIMITED, VcfTable};
+use super::vcf::{UNLIMITED, VcfTable};
 use super::{Limits, Outcome, Report, mebibytes};
 
 use super::tree::ProofTree;
@@ -73,6 +73,11 @@ pub struct VctOptions {
     /// A counter each search adds its nodes to as it goes (every few thousand, and the rest at
     /// its end), for a progress display: at the end it holds the report's node count.
     pub progress: Option<Arc<AtomicU64>>,
+    /// Rebuild a win's proof tree from the table and return it in the proof format
+    /// ([`Report::proof`]), for the independent checker. A proof the table lost is searched
+    /// again within the same limits; if that is cut short, the answer is `unknown`. The
+    /// rebuild costs a few thousand nodes, counted in the report.
+    pub proof: bool,
 }
 
 /// Nodes a search counts before it adds them to [`VctOptions::progress`].
@@ -246,15 +251,17 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
                         nodes += report.nodes;
                         if matches!(report.outcome, Outcome::Win(_)) {
                             over.store(true, Ordering::Relaxed);
-                            won = Some(report.outcome);
+                            won = Some(report);
                             break;
                         }
                         tf += narrow;
                     }
-                    Report {
-                        outcome: won.unwrap_or(Outcome::Unknown),
-                        nodes,
-                    }
+                    let won = won.unwrap_or(Report {
+                        outcome: Outcome::Unknown,
+                        nodes: 0,
+                        proof: None,
+                    });
+                    Report { nodes, ..won }
                 })
             })
             .collect();
@@ -274,13 +281,12 @@ pub fn vct(board: &Board, attacker: Color, options: &VctOptions) -> Report {
         }
         reports
     });
-    Report {
-        nodes: reports.iter().map(|r| r.nodes).sum(),
-        outcome: reports
-            .into_iter()
-            .next()
-            .map_or(Outcome::Unknown, |r| r.outcome),
-    }
+    let nodes = reports.iter().map(|r| r.nodes).sum();
+    let first = reports
+        .into_iter()
+        .next()
+        .expect("the asked search's report");
+    Report { nodes, ..first }
 }
 
 /// One search on one thread.
@@ -289,12 +295,24 @@ fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     let mut search = Search::new(board.clone(), attacker, options, &mut vcf_table);
     let depth = options.max_depth;
     let (pn, dn) = search.mid(depth, INF - 1, INF - 1);
+    let mut proof = None;
     let outcome = if search.stopped {
         Outcome::Unknown
     } else if pn == 0 {
-        match search.principal_line(depth) {
-            Ok(line) => Outcome::Win(line),
-            Err(Stopped) => Outcome::Unknown,
+        let tree = if options.proof {
+            let (mut nodes, mut ids) = (Vec::new(), std::collections::HashMap::new());
+            search
+                .tree_node(depth, &mut nodes, &mut ids)
+                .map(|root| Some(ProofTree { root, nodes }))
+        } else {
+            Ok(None)
+        };
+        match (tree, search.principal_line(depth)) {
+            (Ok(tree), Ok(line)) => {
+                proof = tree.map(|t| t.written(board, attacker));
+                Outcome::Win(line)
+            }
+            _ => Outcome::Unknown,
         }
     } else if dn == 0 && search.board.rules().rule() != Rule::Caro {
         Outcome::NoWin
@@ -307,6 +325,7 @@ fn search_one(board: &Board, attacker: Color, options: &VctOptions) -> Report {
     Report {
         outcome,
         nodes: search.nodes,
+        proof,
     }
 }
 
