@@ -1,23 +1,26 @@
-//! `renju check`: verifies a solution database with the independent checker, in parallel, with
-//! a progress bar on a terminal. Exit status 1 when anything fails, a file that cannot be read
-//! as a database included.
+//! `renju check`: verifies a solution database, or one proof file, with the independent checker,
+//! in parallel, with a progress bar on a terminal. Exit status 1 when anything fails, a file
+//! that cannot be read as either included.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
 use renju::check::verify::{Problem, Report, check};
-use renju::db::Database;
+use renju::db::{Builder, Database, decode, proof_rules};
+use renju::proof::Proof;
 
 use crate::{Global, outln};
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The database file. It is checked under its own rules and board size, from its header
-    /// (printed as `rules`); --rule, --size and --k do not apply.
+    /// The database file, or a proof file (JSON, format `renju-proof`, as `solve --proof`,
+    /// `vcf --proof` and `vct --proof` write it), checked as a database of that one proof. It
+    /// is checked under its own rules and board size, from its header (printed as `rules`);
+    /// --rule, --size and --k do not apply.
     file: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -32,7 +35,7 @@ pub struct CheckFailed(pub usize);
 /// Runs `check`.
 pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
     let start = Instant::now();
-    let report = match Database::read(&args.file) {
+    let report = match read(&args.file) {
         Ok(db) => verify(&db, args, global)?,
         Err(e) => Report {
             ok: false,
@@ -81,6 +84,28 @@ pub fn run(args: &CheckArgs, global: &Global) -> Result<()> {
     } else {
         Err(CheckFailed(report.problems).into())
     }
+}
+
+/// The file at `path` as a database: a solution database, or a proof file (its first byte
+/// other than white space a `{`) as a database of that one proof; `Err` says why neither.
+fn read(path: &Path) -> std::result::Result<Database, String> {
+    let bytes = renju::files::read(path).map_err(|e| e.to_string())?;
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return decode(&bytes).map_err(|e| e.to_string());
+    }
+    let proof: Proof = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("not a proof file (JSON, format `renju-proof`): {e}"))?;
+    if proof.format != renju::proof::FORMAT {
+        return Err(format!(
+            "not a proof file: its format is `{}`, not `{}`",
+            proof.format,
+            renju::proof::FORMAT
+        ));
+    }
+    let (rules, size) = proof_rules(&proof).map_err(|e| e.to_string())?;
+    let mut builder = Builder::new(rules, size);
+    builder.add_proof(&proof).map_err(|e| e.to_string())?;
+    Ok(builder.finish())
 }
 
 fn verify(db: &Database, args: &CheckArgs, global: &Global) -> Result<Report> {
