@@ -231,6 +231,9 @@ fn run(cli: &Cli) -> Result<()> {
     };
     match &cli.command {
         Command::Show { position, svg } => {
+            if let Some(svg) = svg {
+                cli::not_the_position_file(svg, "--svg", &position.position)?;
+            }
             let board = read_position(position, g.size, rules)?;
             show(&board, g, svg.as_deref())
         }

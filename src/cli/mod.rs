@@ -54,6 +54,20 @@ pub fn distinct_output(
     Ok(())
 }
 
+/// Refuses `out`, the file given to `out_flag`, when it is the file the position argument
+/// `position` names (see [`crate::read_position_text`]).
+pub fn not_the_position_file(
+    out: &std::path::Path,
+    out_flag: &str,
+    position: &str,
+) -> anyhow::Result<()> {
+    let file = std::path::Path::new(position);
+    if position == "-" || !file.exists() {
+        return Ok(());
+    }
+    distinct_output(out, out_flag, file, "position file")
+}
+
 /// A ticking spinner on stderr for long work, when stderr is a terminal and the output is not
 /// `--quiet`.
 pub fn spinner(global: &Global) -> Option<indicatif::ProgressBar> {

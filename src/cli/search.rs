@@ -292,6 +292,9 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         .position
         .as_deref()
         .expect("clap requires a position without --batch");
+    if let Some(proof) = &args.proof {
+        crate::cli::not_the_position_file(proof, "--proof", position)?;
+    }
     let board = crate::read_position_text(position, &options)?;
     let attacker = args.attacker.unwrap_or(board.to_move());
     let threads = crate::cli::threads_of(args.threads);

@@ -332,6 +332,11 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     if let (Some(proof), Some(db)) = (&args.proof, &args.db) {
         crate::cli::distinct_output(proof, "--proof", db, "database given to --db")?;
     }
+    for (out, flag) in [(&args.proof, "--proof"), (&args.state, "--state")] {
+        if let Some(out) = out {
+            crate::cli::not_the_position_file(out, flag, position)?;
+        }
+    }
     let board = crate::read_position_text(position, &options)?;
     let known = guide_of(args, &options)?;
     let threads = crate::cli::threads_of(args.threads);

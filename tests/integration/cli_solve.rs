@@ -372,3 +372,46 @@ fn the_attacker_alone_is_searched_for() {
         assert!(err.contains(needle), "{err}");
     }
 }
+
+/// A proof file (or a search state) that is the position file given is refused before the
+/// search, with exit status 2 and the position file left as it was: `solve`, `vcf` and `vct`,
+/// and `show --svg`.
+#[test]
+fn an_output_that_is_the_position_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = dir.path().join("position.txt");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/examples/vct.txt"
+    ))
+    .unwrap();
+    std::fs::write(&position, &text).unwrap();
+    let p = position.to_str().unwrap();
+    for args in [
+        vec!["solve", p, "--threads", "1", "--proof", p],
+        vec![
+            "solve",
+            p,
+            "--threads",
+            "1",
+            "--attacker",
+            "black",
+            "--state",
+            p,
+        ],
+        vec!["vct", p, "--threads", "1", "--proof", p],
+        vec!["vcf", p, "--proof", p],
+        vec!["show", p, "--svg", p],
+    ] {
+        let out = renju().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("is the position file"), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&position).unwrap(),
+            text,
+            "{args:?}"
+        );
+    }
+}
