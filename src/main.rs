@@ -233,6 +233,7 @@ fn run(cli: &Cli) -> Result<()> {
         Command::Show { position, svg } => {
             if let Some(svg) = svg {
                 cli::not_the_position_file(svg, "--svg", &position.position)?;
+                cli::plain_output(svg, "--svg")?;
             }
             let board = read_position(position, g.size, rules)?;
             show(&board, g, svg.as_deref())

@@ -39,6 +39,8 @@
 //! [`Combined`]: crate::db::Combined
 
 mod journal;
+/// The first bytes of a book's journal.
+pub use journal::MAGIC as JOURNAL_MAGIC;
 mod leaf_search;
 mod lend;
 mod numbers;

@@ -538,6 +538,24 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     if !(args.checkpoint.is_finite() && args.checkpoint >= 0.0) {
         return Err(input_error("--checkpoint must be a number of seconds"));
     }
+    crate::cli::creatable(&args.book, "--db")?;
+    if let Some(log) = &args.log {
+        // The log is appended to in place: it must be none of the files the run reads or
+        // writes.
+        let journal = journal_path(&args.book);
+        let inputs = [
+            (Some(args.book.as_path()), "book's database"),
+            (Some(journal.as_path()), "book's journal"),
+            (args.roots.as_deref(), "roots file"),
+            (args.roots_lib.as_deref(), "roots library"),
+        ];
+        for (input, name) in inputs {
+            if let Some(input) = input {
+                crate::cli::distinct_output(log, "--log", input, name)?;
+            }
+        }
+        crate::cli::plain_output(log, "--log")?;
+    }
     let states = args.states.as_deref().map(states_dir).transpose()?;
     let log = args.log.as_deref().map(SearchLog::open).transpose()?;
     let _lock = lock(&args.book)?;
@@ -567,16 +585,22 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
         .book
         .take_back_known(&mut opened.db)
         .map_err(book_error)?;
+    let expanded = opened
+        .book
+        .expand_tried(&mut opened.db, &options)
+        .map_err(book_error)?;
+    // A bad --under is one error line, before any note.
+    let searches = if args.under.is_empty() {
+        Searches::default()
+    } else {
+        Searches::under(subtree::starts_under(&opened.book, &args.under)?)
+    };
     if !global.quiet && (added > 0 || reconciled > 0 || known > 0) {
         eprintln!(
             "note: {added} root(s) added, {} in the book; {reconciled} planned position(s) taken back from the database, and {known} open leaf position(s) found there",
             opened.book.roots.len()
         );
     }
-    let expanded = opened
-        .book
-        .expand_tried(&mut opened.db, &options)
-        .map_err(book_error)?;
     if !global.quiet && expanded > 0 {
         eprintln!(
             "note: {expanded} position(s) searched at the old ply limit expanded under the new one"
@@ -593,11 +617,6 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
             }
         }
         Ok(())
-    };
-    let searches = if args.under.is_empty() {
-        Searches::default()
-    } else {
-        Searches::under(subtree::starts_under(&opened.book, &args.under)?)
     };
     sweep(&opened.book)?;
     let (stopped, db) = grow(

@@ -131,6 +131,7 @@ fn export(file: &Path, format: Format, out: Option<&Path>, global: &Global) -> R
     }
     if let Some(out) = out {
         crate::cli::distinct_output(out, "--out", file, "database exported")?;
+        crate::cli::plain_output(out, "--out")?;
     }
     let db = read(file)?;
     let bytes = match format {
@@ -284,6 +285,8 @@ fn merge(out: &Path, inputs: &[PathBuf], global: &Global) -> Result<()> {
         nodes: usize,
         bytes: usize,
     }
+    crate::cli::creatable(out, "OUT")?;
+    crate::cli::not_a_journal(out, "OUT")?;
     let _lock = lock(out, global.quiet)?;
     let existed = out.exists();
     let mut builder: Option<Builder> = if existed {
@@ -345,15 +348,7 @@ pub fn check_target(path: &Path, options: &PositionOptions) -> Result<()> {
         let (rules, size) = Database::read_rules(path).map_err(|e| read_error(path, e))?;
         return same_rules(path, (rules, size), (options.rules, options.size), "--db");
     }
-    let dir = renju::atomic::directory_of(path);
-    if !dir.is_dir() {
-        return Err(input_error(format!(
-            "cannot create `{}`: `{}` is not a directory",
-            path.display(),
-            dir.display()
-        )));
-    }
-    Ok(())
+    crate::cli::creatable(path, "--db")
 }
 
 /// An input error unless the database at `path`, for the rules and board `held`, is for

@@ -54,6 +54,61 @@ pub fn distinct_output(
     Ok(())
 }
 
+/// An input error unless a file can be made at `path` (named by `flag`): it exists, or its
+/// directory does. Checked before work whose result goes there, which would otherwise be
+/// lost at the end.
+pub fn creatable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    let dir = renju::atomic::directory_of(path);
+    if path.exists() || dir.is_dir() {
+        return Ok(());
+    }
+    Err(crate::input_error(format!(
+        "{flag} `{}`: cannot create it: `{}` is not a directory",
+        path.display(),
+        dir.display()
+    )))
+}
+
+/// What an existing file at `path` holds, if it is one of the tool's stores: `"a solution
+/// database"` or `"a book's journal"` (read from its first bytes).
+fn store_kind(path: &std::path::Path) -> Option<&'static str> {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    let mut file = std::fs::File::open(path).ok()?;
+    file.read_exact(&mut head).ok()?;
+    if head == renju::db::MAGIC {
+        Some("a solution database")
+    } else if head == renju::book::JOURNAL_MAGIC {
+        Some("a book's journal")
+    } else {
+        None
+    }
+}
+
+/// An input error if `out` (named by `flag`), a plain output file, is an existing solution
+/// database or book journal, which writing it would destroy; and unless it can be made
+/// ([`creatable`]).
+pub fn plain_output(out: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    if let Some(kind) = store_kind(out) {
+        return Err(crate::input_error(format!(
+            "{flag} `{}` is {kind}: writing it would destroy it",
+            out.display()
+        )));
+    }
+    creatable(out, flag)
+}
+
+/// An input error if `out` (named by `flag`) is an existing book journal.
+pub fn not_a_journal(out: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    match store_kind(out) {
+        Some(kind @ "a book's journal") => Err(crate::input_error(format!(
+            "{flag} `{}` is {kind}: writing it would destroy it",
+            out.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses `out`, the file given to `out_flag`, when it is the file the position argument
 /// `position` names (see [`crate::read_position_text`]).
 pub fn not_the_position_file(

@@ -294,6 +294,7 @@ pub fn run(args: &SearchArgs, kind: Kind, global: &Global, options: PositionOpti
         .expect("clap requires a position without --batch");
     if let Some(proof) = &args.proof {
         crate::cli::not_the_position_file(proof, "--proof", position)?;
+        crate::cli::plain_output(proof, "--proof")?;
     }
     let board = crate::read_position_text(position, &options)?;
     let attacker = args.attacker.unwrap_or(board.to_move());

@@ -335,6 +335,13 @@ pub fn run(args: &SolveArgs, global: &Global, options: PositionOptions) -> Resul
     for (out, flag) in [(&args.proof, "--proof"), (&args.state, "--state")] {
         if let Some(out) = out {
             crate::cli::not_the_position_file(out, flag, position)?;
+            crate::cli::creatable(out, flag)?;
+        }
+    }
+    if let Some(proof) = &args.proof {
+        crate::cli::plain_output(proof, "--proof")?;
+        if let Some(guide) = &args.guide {
+            crate::cli::distinct_output(proof, "--proof", guide, "database given to --guide")?;
         }
     }
     let board = crate::read_position_text(position, &options)?;

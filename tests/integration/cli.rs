@@ -152,12 +152,13 @@ fn svg_is_written_atomically_with_numbers_and_marks() {
         1,
         "no temporary left behind"
     );
+    // A directory that does not exist is bad input, found before anything is drawn.
     renju()
         .args(["show", "h8", "--svg", "/nonexistent-dir/x.svg"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::starts_with(
-            "error: cannot write the picture",
+            "error: --svg `/nonexistent-dir/x.svg`: cannot create it",
         ));
 }
 

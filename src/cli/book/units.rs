@@ -114,6 +114,11 @@ pub(super) fn work(
     global: &Global,
 ) -> Result<()> {
     crate::cli::distinct_output(out, "--out", path, "work unit")?;
+    if let Some(guide) = guide {
+        crate::cli::distinct_output(out, "--out", guide, "database given to --guide")?;
+    }
+    crate::cli::not_a_journal(out, "--out")?;
+    crate::cli::creatable(out, "--out")?;
     // A book's database is written by `book build` and `db merge` only: a part written over
     // it (through symbolic links too, as the part would be) would drop every proof the
     // book's journal counts on.
