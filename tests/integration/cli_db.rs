@@ -17,7 +17,7 @@ fn example(name: &str) -> String {
 }
 
 /// Black to move wins by VCT (about 0.05 s).
-fn vct() -> String {
+pub(super) fn vct() -> String {
     example("vct.txt")
 }
 
@@ -27,12 +27,12 @@ fn vcf() -> String {
 }
 
 /// The JSON object printed by a command that must succeed.
-fn ok_json(out: &Output) -> Value {
+pub(super) fn ok_json(out: &Output) -> Value {
     assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn s(path: &Path) -> &str {
+pub(super) fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
@@ -64,7 +64,7 @@ fn query(db: &Path, position: &str, extra: &[&str]) -> Value {
 }
 
 /// `renju check DB --json --threads 2`: the exit code and the report.
-fn check(db: &Path) -> (Option<i32>, Value) {
+pub(super) fn check(db: &Path) -> (Option<i32>, Value) {
     let out = run(&["check", s(db), "--json", "--threads", "2"]);
     let err = stderr(&out);
     assert!(!err.contains("panicked"), "{err}");
@@ -73,7 +73,7 @@ fn check(db: &Path) -> (Option<i32>, Value) {
     (out.status.code(), report)
 }
 
-fn assert_checks(db: &Path) -> Value {
+pub(super) fn assert_checks(db: &Path) -> Value {
     let (code, report) = check(db);
     assert_eq!(code, Some(0), "{report}");
     assert_eq!(report["ok"], true, "{report}");
@@ -793,66 +793,4 @@ fn a_merge_that_adds_nothing_leaves_the_file_alone() {
     assert_eq!(merged["kept"], 1, "{merged}");
     assert_eq!(std::fs::metadata(&db).unwrap().ino(), inode, "rewritten");
     assert_eq!(merged["bytes"], std::fs::metadata(&db).unwrap().len());
-}
-
-/// `check` takes a proof file as well as a database: the files `solve --proof` and
-/// `vct --proof` write pass, as a database of that one proof; a proof with its first threat
-/// moved, a JSON file that is not a proof, and a proof of another format fail with exit
-/// status 1 and the problem named.
-#[test]
-fn check_takes_a_proof_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let solved = d.join("solve.json");
-    let threats = d.join("vct.json");
-    ok_json(&run(&[
-        "solve",
-        &vct(),
-        "--threads",
-        "1",
-        "--json",
-        "--quiet",
-        "--proof",
-        s(&solved),
-    ]));
-    ok_json(&run(&[
-        "vct",
-        &vct(),
-        "--threads",
-        "1",
-        "--json",
-        "--quiet",
-        "--proof",
-        s(&threats),
-    ]));
-    for path in [&solved, &threats] {
-        let report = assert_checks(path);
-        assert_eq!(report["roots"], 1, "{report}");
-        assert_eq!(report["rules"], "renju on 15x15", "{report}");
-    }
-
-    let text = std::fs::read_to_string(&threats).unwrap();
-    let mut proof: Value = serde_json::from_str(&text).unwrap();
-    let root = proof["root"].as_u64().unwrap() as usize;
-    assert_eq!(proof["nodes"][root]["kind"], "move", "{proof}");
-    proof["nodes"][root]["play"] = "a1".into();
-    let moved = d.join("moved.json");
-    std::fs::write(&moved, proof.to_string()).unwrap();
-    let other = d.join("other.json");
-    std::fs::write(&other, text.replace("renju-proof", "renju-prooof")).unwrap();
-    let not_proof = d.join("not-proof.json");
-    std::fs::write(&not_proof, "  {\"result\":\"win\"}\n").unwrap();
-    for (path, problem) in [
-        (&moved, "does not win"),
-        (&other, "its format is `renju-prooof`"),
-        (&not_proof, "not a proof file"),
-    ] {
-        let (code, report) = check(path);
-        assert_eq!(code, Some(1), "{report}");
-        assert_eq!(report["ok"], false, "{report}");
-        assert!(
-            report["errors"].to_string().contains(problem),
-            "{problem}: {report}"
-        );
-    }
 }

@@ -27,7 +27,7 @@ fn stdout(out: &Output) -> String {
 }
 
 /// Runs with `--json`, expects success, and parses the one object printed.
-fn json(args: &[&str]) -> Value {
+pub(super) fn json(args: &[&str]) -> Value {
     let out = renju().args(args).arg("--json").output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     let text = stdout(&out);
@@ -36,14 +36,14 @@ fn json(args: &[&str]) -> Value {
 }
 
 /// Runs without `--json`, expects success, and returns the text printed.
-fn text(args: &[&str]) -> String {
+pub(super) fn text(args: &[&str]) -> String {
     let out = renju().args(args).output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     stdout(&out)
 }
 
 /// The value after `key:` in the text output, if that line is there.
-fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+pub(super) fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
         .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
         .map(str::trim)
@@ -74,7 +74,7 @@ fn quintet_rows(id: &str) -> Vec<String> {
 }
 
 /// The board of a quintet case as a diagram argument.
-fn quintet(id: &str) -> String {
+pub(super) fn quintet(id: &str) -> String {
     quintet_rows(id).join("\n")
 }
 
@@ -753,84 +753,4 @@ fn termination_signal_gives_unknown() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["result"], "unknown", "{v}");
     assert!(v["nodes"].as_u64().unwrap() > 0);
-}
-
-/// Every win comes with its proof, which passed the independent checker before the answer was
-/// printed: `proof_nodes` counts its nodes (one VCF node for `vcf`, the tree of threats and
-/// replies for `vct`), and `--proof` writes it, from the position with the attacker to move,
-/// also where the defender passes first. The proof replays on its own. An answer that is not
-/// a win writes nothing.
-#[test]
-fn a_win_comes_with_a_checked_proof() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("proof.json");
-    let path_arg = path.to_str().unwrap();
-    let cases = [
-        ("vcf", quintet("test_vcf_white"), None),
-        ("vcf", quintet("test_vcf_white"), Some("black")),
-        ("vct", quintet("test_vct_black"), None),
-        ("vct", quintet("test_vct_black"), Some("white")),
-        ("vct", quintet("test_vct_forbidden_breaker"), None),
-    ];
-    for (search, board, to_move) in cases {
-        let mut args = vec![search, &board, "--proof", path_arg, "--threads", "1"];
-        if search == "vcf" {
-            args.truncate(4);
-        }
-        if let Some(side) = to_move {
-            args.extend([
-                "--to-move",
-                side,
-                "--attacker",
-                if side == "black" { "white" } else { "black" },
-            ]);
-        }
-        let _ = std::fs::remove_file(&path);
-        let v = json(&args);
-        assert_eq!(v["result"], "win", "{args:?}: {v}");
-        assert!(v.get("note").is_none(), "{args:?}: {v}");
-        let proof: renju::proof::Proof =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        assert_eq!(proof.nodes.len() as u64, v["proof_nodes"].as_u64().unwrap());
-        assert_eq!(proof.attacker.to_string(), v["attacker"].as_str().unwrap());
-        assert_eq!(proof.to_move, proof.attacker, "{args:?}");
-        if search == "vcf" {
-            assert_eq!(proof.nodes.len(), 1, "{args:?}: {proof:?}");
-        } else {
-            assert!(proof.nodes.len() > 3, "{args:?}: {proof:?}");
-        }
-        crate::proof_replay::check_proof(&proof).unwrap_or_else(|e| panic!("{args:?}: {e}"));
-        let out = text(&args[..args.len()]);
-        assert!(
-            field(&out, "proof").is_some_and(|f| f.contains("passed the independent checker")),
-            "{out}"
-        );
-    }
-    // Not a win: nothing written, and a note on stderr says why.
-    let _ = std::fs::remove_file(&path);
-    let board = quintet("test_vct_black");
-    let out = renju()
-        .args([
-            "vct",
-            &board,
-            "--max-depth",
-            "1",
-            "--threads",
-            "1",
-            "--json",
-            "--proof",
-            path_arg,
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["result"], "no-win", "{v}");
-    assert_eq!(v["proof_nodes"], 0, "{v}");
-    assert!(!path.exists());
-    assert!(
-        stderr(&out).contains("no proof written"),
-        "{}",
-        stderr(&out)
-    );
 }

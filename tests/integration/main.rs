@@ -7,6 +7,8 @@ mod cli;
 mod cli_book;
 mod cli_book_units;
 mod cli_db;
+mod cli_outputs;
+mod cli_proof_files;
 mod cli_search;
 mod cli_solve;
 mod cli_solve_batch;
