@@ -126,7 +126,7 @@ pub struct Report {
     pub outcome: Outcome,
     /// Positions searched.
     pub nodes: u64,
-    /// A win's proof in the proof format (`docs/formats.md`), for the independent checker:
+    /// A win's proof in the proof format ([`crate::proof`]), for the independent checker:
     /// from the searched board with the attacker to move. Always there for a win of
     /// [`vcf`] (the line is the proof); for a win of [`vct`] when [`VctOptions::proof`] asks
     /// for it. `None` for anything but a win.
