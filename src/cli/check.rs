@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 use renju::check::verify::{Problem, Report, check};
-use renju::db::{Builder, Database, decode, proof_rules};
+use renju::db::{Database, decode};
 use renju::proof::Proof;
 
 use crate::{Global, outln};
@@ -102,10 +102,7 @@ fn read(path: &Path) -> std::result::Result<Database, String> {
             renju::proof::FORMAT
         ));
     }
-    let (rules, size) = proof_rules(&proof).map_err(|e| e.to_string())?;
-    let mut builder = Builder::new(rules, size);
-    builder.add_proof(&proof).map_err(|e| e.to_string())?;
-    Ok(builder.finish())
+    crate::cli::db::of_one_proof(&proof)
 }
 
 fn verify(db: &Database, args: &CheckArgs, global: &Global) -> Result<Report> {

@@ -381,15 +381,21 @@ pub fn guide(path: &Path, wanted: (Rules, Size)) -> Result<renju::solve::Known> 
 /// Whether `proof` passes the independent checker, as a database of that one proof would;
 /// `Err` names the first problem.
 pub fn verified(proof: &Proof) -> std::result::Result<(), String> {
-    let (rules, size) = proof_rules(proof).map_err(|e| e.to_string())?;
-    let mut builder = Builder::new(rules, size);
-    builder.add_proof(proof).map_err(|e| e.to_string())?;
-    let report = renju::check::verify::check(builder.database(), &|_| {});
+    let report = renju::check::verify::check(&of_one_proof(proof)?, &|_| {});
     match report.errors.first() {
         None if report.ok => Ok(()),
         Some(first) => Err(format!("{}: {}", first.position, first.problem)),
         None => Err("the checker found a problem".to_string()),
     }
+}
+
+/// A database of `proof` alone, under its own rules and board; `Err` names what does not
+/// read.
+pub fn of_one_proof(proof: &Proof) -> std::result::Result<Database, String> {
+    let (rules, size) = proof_rules(proof).map_err(|e| e.to_string())?;
+    let mut builder = Builder::new(rules, size);
+    builder.add_proof(proof).map_err(|e| e.to_string())?;
+    Ok(builder.finish())
 }
 
 /// Adds `proof` to the database at `path`, creating it if needed; returns what was done.

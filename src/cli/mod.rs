@@ -69,6 +69,9 @@ pub fn creatable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
     )))
 }
 
+/// [`store_kind`] of a book's journal.
+const JOURNAL: &str = "a book's journal";
+
 /// What an existing file at `path` holds, if it is one of the tool's stores: `"a solution
 /// database"` or `"a book's journal"` (read from its first bytes).
 fn store_kind(path: &std::path::Path) -> Option<&'static str> {
@@ -79,7 +82,7 @@ fn store_kind(path: &std::path::Path) -> Option<&'static str> {
     if head == renju::db::MAGIC {
         Some("a solution database")
     } else if head == renju::book::JOURNAL_MAGIC {
-        Some("a book's journal")
+        Some(JOURNAL)
     } else {
         None
     }
@@ -89,19 +92,23 @@ fn store_kind(path: &std::path::Path) -> Option<&'static str> {
 /// database or book journal, which writing it would destroy; and unless it can be made
 /// ([`creatable`]).
 pub fn plain_output(out: &std::path::Path, flag: &str) -> anyhow::Result<()> {
-    if let Some(kind) = store_kind(out) {
-        return Err(crate::input_error(format!(
-            "{flag} `{}` is {kind}: writing it would destroy it",
-            out.display()
-        )));
-    }
+    refuse_store(out, flag, |_| true)?;
     creatable(out, flag)
 }
 
 /// An input error if `out` (named by `flag`) is an existing book journal.
 pub fn not_a_journal(out: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    refuse_store(out, flag, |kind| kind == JOURNAL)
+}
+
+/// An input error if `out` (named by `flag`) is a store whose kind `refused` names.
+fn refuse_store(
+    out: &std::path::Path,
+    flag: &str,
+    refused: impl Fn(&str) -> bool,
+) -> anyhow::Result<()> {
     match store_kind(out) {
-        Some(kind @ "a book's journal") => Err(crate::input_error(format!(
+        Some(kind) if refused(kind) => Err(crate::input_error(format!(
             "{flag} `{}` is {kind}: writing it would destroy it",
             out.display()
         ))),

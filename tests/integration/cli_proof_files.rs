@@ -98,26 +98,19 @@ fn check_takes_a_proof_file() {
     let d = dir.path();
     let solved = d.join("solve.json");
     let threats = d.join("vct.json");
-    ok_json(&run(&[
-        "solve",
-        &vct(),
-        "--threads",
-        "1",
-        "--json",
-        "--quiet",
-        "--proof",
-        s(&solved),
-    ]));
-    ok_json(&run(&[
-        "vct",
-        &vct(),
-        "--threads",
-        "1",
-        "--json",
-        "--quiet",
-        "--proof",
-        s(&threats),
-    ]));
+    for (search, path) in [("solve", &solved), ("vct", &threats)] {
+        let args = [
+            search,
+            &vct(),
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+            "--proof",
+            s(path),
+        ];
+        ok_json(&run(&args));
+    }
     for path in [&solved, &threats] {
         let report = assert_checks(path);
         assert_eq!(report["roots"], 1, "{report}");
