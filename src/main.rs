@@ -27,12 +27,12 @@ struct Cli {
 
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Rule set: renju, gomoku (exactly k), freestyle (k or more) or caro.
-    #[arg(long, global = true, default_value = "renju", value_parser = parse_rule)]
-    rule: Rule,
-    /// Board size: N for a square board, or COLSxROWS (3 to 20 each).
-    #[arg(long, global = true, default_value = "15", value_parser = parse_size)]
-    size: Size,
+    /// Rule set: renju, gomoku (exactly k), freestyle (k or more) or caro (default renju).
+    #[arg(long, global = true, value_parser = parse_rule)]
+    rule: Option<Rule>,
+    /// Board size: N for a square board, or COLSxROWS (3 to 20 each; default 15).
+    #[arg(long, global = true, value_parser = parse_size)]
+    size: Option<Size>,
     /// Win length for gomoku and freestyle (default 5).
     #[arg(long, global = true)]
     k: Option<u32>,
@@ -42,6 +42,37 @@ pub struct Global {
     /// Print no notes or progress on stderr.
     #[arg(long, global = true)]
     pub quiet: bool,
+}
+
+impl Global {
+    /// The rules named, renju by default.
+    fn rules(&self) -> Result<Rules, RuleError> {
+        Rules::new(self.rule.unwrap_or(Rule::Renju), self.k)
+    }
+
+    /// The board size named, 15x15 by default.
+    fn size(&self) -> Size {
+        self.size.unwrap_or_default()
+    }
+
+    /// Checks the rules and size named on the command line, if any, against those of an
+    /// existing file: a file keeps its own, and naming others is an input error, not a silent
+    /// choice of one.
+    pub fn agrees_with(&self, rules: Rules, size: Size, file: &std::path::Path) -> Result<()> {
+        let named_rules = if self.rule.is_some() || self.k.is_some() {
+            self.rules()?
+        } else {
+            rules
+        };
+        let named_size = self.size.unwrap_or(size);
+        if (named_rules, named_size) != (rules, size) {
+            return Err(input_error(format!(
+                "`{}` is for {rules} on {size}, not {named_rules} on {named_size}: leave out --rule, --k and --size for an existing file",
+                file.display()
+            )));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Args)]
@@ -223,9 +254,10 @@ fn fits(rules: Rules, size: Size) -> Result<()> {
 
 fn run(cli: &Cli) -> Result<()> {
     let g = &cli.global;
-    let rules = Rules::new(g.rule, g.k)?;
+    let rules = g.rules()?;
+    let size = g.size();
     let position = PositionOptions {
-        size: g.size,
+        size,
         rules,
         to_move: None,
     };
@@ -235,11 +267,11 @@ fn run(cli: &Cli) -> Result<()> {
                 cli::not_the_position_file(svg, "--svg", &position.position)?;
                 cli::plain_output(svg, "--svg")?;
             }
-            let board = read_position(position, g.size, rules)?;
+            let board = read_position(position, size, rules)?;
             show(&board, g, svg.as_deref())
         }
         Command::Forbidden { position } => {
-            let board = read_position(position, g.size, rules)?;
+            let board = read_position(position, size, rules)?;
             forbidden(&board, g)
         }
         Command::Vcf {
@@ -265,14 +297,14 @@ fn run(cli: &Cli) -> Result<()> {
             cli::search::run(search, kind, g, position)
         }
         Command::Solve { solve } => {
-            fits(rules, g.size)?;
+            fits(rules, size)?;
             cli::solve::run(solve, g, position)
         }
         Command::Db { command } => cli::db::run(command, g),
         Command::Check { check } => cli::check::run(check, g),
         Command::Book { command } => {
             if matches!(command, cli::book::BookCommand::Build(_)) {
-                fits(rules, g.size)?;
+                fits(rules, size)?;
             }
             cli::book::run(command, g, &position)
         }

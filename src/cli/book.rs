@@ -211,6 +211,7 @@ struct Opened {
 /// is a new book when `create`, under the database's rules if it exists, else the given ones.
 fn read_book(
     path: &Path,
+    global: &Global,
     given: &PositionOptions,
     create: bool,
 ) -> Result<(Book, Option<Database>)> {
@@ -220,6 +221,7 @@ fn read_book(
     } else {
         None
     };
+    let existed = journal.exists() || db.is_some();
     let book = if journal.exists() {
         let bytes = renju::files::read(&journal)
             .map_err(|e| input_error(format!("cannot read `{}`: {e}", journal.display())))?;
@@ -249,6 +251,9 @@ fn read_book(
             book.size
         )));
     }
+    if existed {
+        global.agrees_with(book.rules, book.size, path)?;
+    }
     let unbacked = book.unbacked_roots(db.as_ref());
     if let Some(first) = unbacked.first() {
         return Err(input_error(format!(
@@ -262,8 +267,8 @@ fn read_book(
 }
 
 /// Opens the book at `path` for growing (see [`read_book`]).
-fn open(path: &Path, given: &PositionOptions, create: bool) -> Result<Opened> {
-    let (book, db) = read_book(path, given, create)?;
+fn open(path: &Path, global: &Global, given: &PositionOptions, create: bool) -> Result<Opened> {
+    let (book, db) = read_book(path, global, given, create)?;
     let db = match db {
         Some(db) => Builder::extend(db),
         None => Builder::new(book.rules, book.size),
@@ -559,7 +564,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     let states = args.states.as_deref().map(states_dir).transpose()?;
     let log = args.log.as_deref().map(SearchLog::open).transpose()?;
     let _lock = lock(&args.book)?;
-    let mut opened = open(&args.book, given, true)?;
+    let mut opened = open(&args.book, global, given, true)?;
     let added = add_roots(args, &mut opened.book, global.quiet)?;
     if let Some(m) = args.max_ply {
         opened.book.settings.max_ply = Some(m);
@@ -779,7 +784,7 @@ fn checkpoint(path: &Path, opened: &mut Opened, since: &mut Instant) -> Result<D
 }
 
 fn status(path: &Path, under: &[String], global: &Global, given: &PositionOptions) -> Result<()> {
-    let (book, db) = read_book(path, given, false)?;
+    let (book, db) = read_book(path, global, given, false)?;
     if !under.is_empty() {
         return subtree::print_under(&book, under, global);
     }

@@ -1,6 +1,7 @@
 //! Output files that would destroy an input are refused before any work: an output that is
 //! the position file, a `--guide`, a book's files or a roots file, a plain output over a
-//! solution database or a book journal, and an output in a directory that does not exist.
+//! solution database or a book journal, and an output in a directory that does not exist; and
+//! an existing book keeps its own rules, refusing others named on the command line.
 
 use crate::cli_book::{VCT, arg, input_error, ok, set_up_quietly};
 use crate::support::renju;
@@ -220,4 +221,84 @@ fn outputs_that_would_destroy_an_input_are_refused() {
         }
     }
     assert!(!missing.parent().unwrap().exists());
+}
+
+/// An existing book keeps its rules and size: naming others (`--rule`, `--k`, `--size`) is an
+/// input error before any work, not a book grown under rules other than those asked for; naming
+/// its own is fine.
+#[test]
+fn an_existing_book_refuses_other_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.db");
+    set_up_quietly(&book);
+    let b = arg(&book);
+    let journal = dir.path().join("book.db.journal");
+    let before = (
+        std::fs::read(&book).unwrap(),
+        std::fs::read(&journal).unwrap(),
+    );
+    let units = dir.path().join("units");
+    let u = arg(&units);
+    for (args, named) in [
+        (
+            vec![
+                "--rule", "gomoku", "book", "build", "--db", b, "--roots", VCT,
+            ],
+            "gomoku (k=5) on 15x15",
+        ),
+        (
+            vec![
+                "book",
+                "build",
+                "--db",
+                b,
+                "--budget",
+                "0",
+                "--rule",
+                "freestyle",
+                "--k",
+                "6",
+            ],
+            "freestyle (k=6) on 15x15",
+        ),
+        (vec!["book", "status", b, "--size", "13"], "renju on 13x13"),
+        (
+            vec![
+                "book", "plan", b, "--shards", "1", "--out", u, "--rule", "caro",
+            ],
+            "caro",
+        ),
+    ] {
+        let err = input_error(&args);
+        assert!(
+            err.contains("is for renju on 15x15, not") && err.contains(named),
+            "{args:?}: {err}"
+        );
+        let after = (
+            std::fs::read(&book).unwrap(),
+            std::fs::read(&journal).unwrap(),
+        );
+        assert!(after == before, "{args:?} changed the book");
+    }
+    assert!(!units.exists(), "a refused plan wrote units");
+
+    // A unit keeps its book's rules too.
+    ok(&["book", "plan", b, "--shards", "1", "--out", u, "--json"]);
+    let unit = units.join("unit-0.json");
+    let part = dir.path().join("part.db");
+    let err = input_error(&[
+        "book",
+        "work",
+        arg(&unit),
+        "--out",
+        arg(&part),
+        "--rule",
+        "gomoku",
+    ]);
+    assert!(err.contains("is for renju on 15x15, not gomoku"), "{err}");
+    assert!(!part.exists(), "a refused unit wrote its part");
+    let own = ok(&[
+        "book", "status", b, "--json", "--rule", "renju", "--size", "15",
+    ]);
+    assert_eq!(own["rules"], "renju", "{own}");
 }

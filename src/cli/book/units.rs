@@ -35,7 +35,7 @@ pub(super) fn plan(
         return Err(input_error("--shards and --per-shard must be at least 1"));
     }
     let _lock = lock(path)?;
-    let mut opened = open(path, given, false)?;
+    let mut opened = open(path, global, given, false)?;
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
     let known = opened
         .book
@@ -131,6 +131,7 @@ pub(super) fn work(
         )));
     }
     let (unit, (rules, size)) = read_unit(path)?;
+    global.agrees_with(rules, size, path)?;
     let known = guide
         .map(|g| crate::cli::db::guide(g, (rules, size)))
         .transpose()?;
@@ -309,7 +310,7 @@ pub(super) fn release(
         .transpose()?
         .unwrap_or_default();
     let _lock = lock(path)?;
-    let mut opened = open(path, given, false)?;
+    let mut opened = open(path, global, given, false)?;
     if (opened.book.rules, opened.book.size) != (rules, size) {
         return Err(input_error(format!(
             "`{}` is a unit of another game than the book `{}` ({} on {}, not {} on {})",
