@@ -46,12 +46,12 @@ pub struct Global {
 
 impl Global {
     /// The rules named, renju by default.
-    fn rules(&self) -> Result<Rules, RuleError> {
+    pub fn rules(&self) -> Result<Rules, RuleError> {
         Rules::new(self.rule.unwrap_or(Rule::Renju), self.k)
     }
 
     /// The board size named, 15x15 by default.
-    fn size(&self) -> Size {
+    pub fn size(&self) -> Size {
         self.size.unwrap_or_default()
     }
 
@@ -59,10 +59,11 @@ impl Global {
     /// existing file: a file keeps its own, and naming others is an input error, not a silent
     /// choice of one.
     pub fn agrees_with(&self, rules: Rules, size: Size, file: &std::path::Path) -> Result<()> {
-        let named_rules = if self.rule.is_some() || self.k.is_some() {
-            self.rules()?
-        } else {
-            rules
+        // `--k` alone names a win length under the file's own rule.
+        let named_rules = match (self.rule, self.k) {
+            (Some(_), _) => self.rules()?,
+            (None, Some(k)) => Rules::new(rules.rule(), Some(k))?,
+            (None, None) => rules,
         };
         let named_size = self.size.unwrap_or(size);
         if (named_rules, named_size) != (rules, size) {
@@ -240,7 +241,7 @@ fn one_line_usage_error(e: &clap::Error) -> String {
 
 /// An input error if no line of the board is long enough for a win: a search would look for
 /// one without end.
-fn fits(rules: Rules, size: Size) -> Result<()> {
+pub fn fits(rules: Rules, size: Size) -> Result<()> {
     let longest = size.cols().max(size.rows());
     if rules.k() > longest {
         return Err(input_error(format!(
@@ -254,24 +255,28 @@ fn fits(rules: Rules, size: Size) -> Result<()> {
 
 fn run(cli: &Cli) -> Result<()> {
     let g = &cli.global;
-    let rules = g.rules()?;
-    let size = g.size();
-    let position = PositionOptions {
-        size,
-        rules,
-        to_move: None,
+    // The rules and size named, for the commands that read a position. Databases and books
+    // keep their own: an existing one is checked against any named, and only a new book
+    // takes them.
+    let options = || -> Result<PositionOptions> {
+        Ok(PositionOptions {
+            size: g.size(),
+            rules: g.rules()?,
+            to_move: None,
+        })
     };
     match &cli.command {
         Command::Show { position, svg } => {
+            let options = options()?;
             if let Some(svg) = svg {
                 cli::not_the_position_file(svg, "--svg", &position.position)?;
                 cli::plain_output(svg, "--svg")?;
             }
-            let board = read_position(position, size, rules)?;
+            let board = read_position(position, options)?;
             show(&board, g, svg.as_deref())
         }
         Command::Forbidden { position } => {
-            let board = read_position(position, size, rules)?;
+            let board = read_position(position, options()?)?;
             forbidden(&board, g)
         }
         Command::Vcf {
@@ -283,7 +288,7 @@ fn run(cli: &Cli) -> Result<()> {
                 max_fours: *max_fours,
                 shortest: *shortest,
             };
-            cli::search::run(search, kind, g, position)
+            cli::search::run(search, kind, g, options()?)
         }
         Command::Vct {
             search,
@@ -294,32 +299,27 @@ fn run(cli: &Cli) -> Result<()> {
                 max_depth: *max_depth,
                 threat_fours: *threat_fours,
             };
-            cli::search::run(search, kind, g, position)
+            cli::search::run(search, kind, g, options()?)
         }
         Command::Solve { solve } => {
-            fits(rules, size)?;
-            cli::solve::run(solve, g, position)
+            let options = options()?;
+            fits(options.rules, options.size)?;
+            cli::solve::run(solve, g, options)
         }
         Command::Db { command } => cli::db::run(command, g),
         Command::Check { check } => cli::check::run(check, g),
-        Command::Book { command } => {
-            if matches!(command, cli::book::BookCommand::Build(_)) {
-                fits(rules, size)?;
-            }
-            cli::book::run(command, g, &position)
-        }
+        Command::Book { command } => cli::book::run(command, g),
     }
 }
 
 /// Reads the position argument: `-` is standard input, an existing file is read, anything
 /// else is the position itself.
-fn read_position(args: &PositionArgs, size: Size, rules: Rules) -> Result<Board> {
+fn read_position(args: &PositionArgs, options: PositionOptions) -> Result<Board> {
     read_position_text(
         &args.position,
         &PositionOptions {
-            size,
-            rules,
             to_move: args.to_move,
+            ..options
         },
     )
 }

@@ -16,7 +16,6 @@ use serde::Serialize;
 
 use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches, guide};
 use renju::db::{Builder, Database};
-use renju::notation::PositionOptions;
 use renju::rules::Color;
 
 use crate::cli::search::interrupted;
@@ -209,12 +208,7 @@ struct Opened {
 
 /// Reads the book at `path`: its journal and its database, if written yet. A missing journal
 /// is a new book when `create`, under the database's rules if it exists, else the given ones.
-fn read_book(
-    path: &Path,
-    global: &Global,
-    given: &PositionOptions,
-    create: bool,
-) -> Result<(Book, Option<Database>)> {
+fn read_book(path: &Path, global: &Global, create: bool) -> Result<(Book, Option<Database>)> {
     let journal = journal_path(path);
     let db = if path.exists() {
         Some(crate::cli::db::read(path)?)
@@ -229,7 +223,11 @@ fn read_book(
     } else if create {
         match &db {
             Some(db) => Book::new(db.rules, db.size),
-            None => Book::new(given.rules, given.size),
+            None => {
+                let (rules, size) = (global.rules()?, global.size());
+                crate::fits(rules, size)?;
+                Book::new(rules, size)
+            }
         }
     } else {
         return Err(input_error(format!(
@@ -267,8 +265,8 @@ fn read_book(
 }
 
 /// Opens the book at `path` for growing (see [`read_book`]).
-fn open(path: &Path, global: &Global, given: &PositionOptions, create: bool) -> Result<Opened> {
-    let (book, db) = read_book(path, global, given, create)?;
+fn open(path: &Path, global: &Global, create: bool) -> Result<Opened> {
+    let (book, db) = read_book(path, global, create)?;
     let db = match db {
         Some(db) => Builder::extend(db),
         None => Builder::new(book.rules, book.size),
@@ -312,10 +310,10 @@ fn book_error(e: BookError) -> anyhow::Error {
 }
 
 /// Runs a `book` subcommand.
-pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> Result<()> {
+pub fn run(command: &BookCommand, global: &Global) -> Result<()> {
     match command {
-        BookCommand::Build(args) => build(args, global, given),
-        BookCommand::Status { book, under } => status(book, under, global, given),
+        BookCommand::Build(args) => build(args, global),
+        BookCommand::Status { book, under } => status(book, under, global),
         BookCommand::Plan {
             book,
             shards,
@@ -323,15 +321,7 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             out,
             under,
             budget,
-        } => plan(
-            book,
-            (*shards, *per_shard),
-            out,
-            under,
-            budget,
-            global,
-            given,
-        ),
+        } => plan(book, (*shards, *per_shard), out, under, budget, global),
         BookCommand::Work {
             unit,
             out,
@@ -350,7 +340,7 @@ pub fn run(command: &BookCommand, global: &Global, given: &PositionOptions) -> R
             book,
             unit,
             results,
-        } => release(book, unit, results.as_deref(), global, given),
+        } => release(book, unit, results.as_deref(), global),
     }
 }
 
@@ -532,7 +522,7 @@ fn print_standing(s: &Standing<'_>, global: &Global) -> Result<()> {
 
 /// `book build`: adds the roots given, settles the positions planned for work units from the
 /// database, and grows the book (see [`grow`]).
-fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<()> {
+fn build(args: &BuildArgs, global: &Global) -> Result<()> {
     if let Some(b) = args.budget
         && !(b.is_finite() && b >= 0.0)
     {
@@ -564,7 +554,7 @@ fn build(args: &BuildArgs, global: &Global, given: &PositionOptions) -> Result<(
     let states = args.states.as_deref().map(states_dir).transpose()?;
     let log = args.log.as_deref().map(SearchLog::open).transpose()?;
     let _lock = lock(&args.book)?;
-    let mut opened = open(&args.book, global, given, true)?;
+    let mut opened = open(&args.book, global, true)?;
     let added = add_roots(args, &mut opened.book, global.quiet)?;
     if let Some(m) = args.max_ply {
         opened.book.settings.max_ply = Some(m);
@@ -783,8 +773,8 @@ fn checkpoint(path: &Path, opened: &mut Opened, since: &mut Instant) -> Result<D
     save(path, opened)
 }
 
-fn status(path: &Path, under: &[String], global: &Global, given: &PositionOptions) -> Result<()> {
-    let (book, db) = read_book(path, global, given, false)?;
+fn status(path: &Path, under: &[String], global: &Global) -> Result<()> {
+    let (book, db) = read_book(path, global, false)?;
     if !under.is_empty() {
         return subtree::print_under(&book, under, global);
     }

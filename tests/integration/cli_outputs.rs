@@ -301,4 +301,18 @@ fn an_existing_book_refuses_other_rules() {
         "book", "status", b, "--json", "--rule", "renju", "--size", "15",
     ]);
     assert_eq!(own["rules"], "renju", "{own}");
+
+    // `--k` alone is a win length under the book's own rule.
+    let gomoku = dir.path().join("gomoku.db");
+    let g = arg(&gomoku);
+    ok(&[
+        "--rule", "gomoku", "book", "build", "--db", g, "--roots", VCT, "--budget", "0", "--json",
+        "--quiet",
+    ]);
+    let err = input_error(&["book", "status", g, "--k", "6"]);
+    assert!(
+        err.contains("is for gomoku (k=5) on 15x15, not gomoku (k=6) on 15x15"),
+        "{err}"
+    );
+    ok(&["book", "status", g, "--json", "--k", "5"]);
 }

@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use renju::book::RoundOptions;
 use renju::book::unit::{Heartbeat, Running, Unit, UnitPosition, WorkResult, line_name};
 use renju::db::Builder;
-use renju::notation::PositionOptions;
 use renju::rules::{Rules, Size};
 
 use super::subtree::starts_under;
@@ -29,13 +28,12 @@ pub(super) fn plan(
     under: &[String],
     budget: &PositionBudget,
     global: &Global,
-    given: &PositionOptions,
 ) -> Result<()> {
     if shards == 0 || per_shard == 0 {
         return Err(input_error("--shards and --per-shard must be at least 1"));
     }
     let _lock = lock(path)?;
-    let mut opened = open(path, global, given, false)?;
+    let mut opened = open(path, global, false)?;
     let reconciled = opened.book.reconcile(&mut opened.db).map_err(book_error)?;
     let known = opened
         .book
@@ -302,7 +300,6 @@ pub(super) fn release(
     unit_path: &Path,
     results: Option<&Path>,
     global: &Global,
-    given: &PositionOptions,
 ) -> Result<()> {
     let (unit, (rules, size)) = read_unit(unit_path)?;
     let (ended, narrowed_out) = results
@@ -310,7 +307,7 @@ pub(super) fn release(
         .transpose()?
         .unwrap_or_default();
     let _lock = lock(path)?;
-    let mut opened = open(path, global, given, false)?;
+    let mut opened = open(path, global, false)?;
     if (opened.book.rules, opened.book.size) != (rules, size) {
         return Err(input_error(format!(
             "`{}` is a unit of another game than the book `{}` ({} on {}, not {} on {})",
