@@ -5,12 +5,13 @@
 //! A search whose leaf is settled meanwhile, by a sibling's proof or above, is called off.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::leaf_search::{LeafSearch, remove_state, search};
+use super::leaf_search::{LeafSearch, node_budget, remove_state, search};
 use super::search::RoundOptions;
+use super::unit::Running;
 use super::{Book, BookError, Status};
 use crate::db::Builder;
 use crate::rules::{Board, Color, Point};
@@ -32,6 +33,14 @@ pub struct Round {
     pub twins: usize,
     /// Every search folded in, in the order they were folded (`book build --log`).
     pub log: Vec<Searched>,
+}
+
+impl Round {
+    /// Whether the round did nothing: no search folded in, nothing settled.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.searched == 0 && self.looked_up == 0 && self.lent == 0 && self.twins == 0
+    }
 }
 
 /// One leaf search folded into the book: where it was, what it cost and what came of it.
@@ -105,13 +114,33 @@ struct Job {
     kept: Option<std::path::PathBuf>,
 }
 
+/// A leaf being searched: its position's key, the flag that calls its search off, and how
+/// the search is going.
+struct Underway {
+    leaf: u32,
+    key: u64,
+    flag: Arc<AtomicBool>,
+    live: Arc<Live>,
+}
+
+/// How a search under way is going, as it reports between its rounds.
+#[derive(Debug)]
+struct Live {
+    started: Instant,
+    budget: Option<u64>,
+    /// Nodes so far, those of the earlier runs of a kept state included.
+    nodes: AtomicU64,
+    /// Of them, the earlier runs'.
+    before: AtomicU64,
+    proof_number: AtomicU32,
+}
+
 /// The leaf searches under way, from one [`Book::start`] to the next.
 pub struct Searches {
     sender: Sender<Job>,
     receiver: Receiver<Job>,
-    /// The leaves being searched, each with its position's key and the flag that calls its
-    /// search off.
-    running: Vec<(u32, u64, Arc<AtomicBool>)>,
+    /// The leaves being searched.
+    running: Vec<Underway>,
     /// Leaves picked while a twin (the same position) was being searched, with the key: they
     /// wait for that search.
     waiting: Vec<(u32, u64)>,
@@ -161,8 +190,8 @@ impl Searches {
 
     /// Calls off every search under way; [`Book::fold`] still has to take them in.
     pub fn call_off(&self) {
-        for (_, _, flag) in &self.running {
-            flag.store(true, Ordering::Relaxed);
+        for r in &self.running {
+            r.flag.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -219,7 +248,7 @@ impl Book {
                 continue;
             }
             let key = board.canonical().key;
-            if searches.running.iter().any(|r| r.1 == key) {
+            if searches.running.iter().any(|r| r.key == key) {
                 searches.waiting.push((leaf, key));
                 continue;
             }
@@ -239,7 +268,20 @@ impl Book {
                 continue;
             }
             let flag = Arc::new(AtomicBool::new(false));
-            searches.running.push((leaf, key, flag.clone()));
+            let attempts = self.nodes[leaf as usize].attempts;
+            let live = Arc::new(Live {
+                started: Instant::now(),
+                budget: node_budget(attempts, options),
+                nodes: AtomicU64::new(0),
+                before: AtomicU64::new(0),
+                proof_number: AtomicU32::new(1),
+            });
+            searches.running.push(Underway {
+                leaf,
+                key,
+                flag: flag.clone(),
+                live: live.clone(),
+            });
             let mut options = RoundOptions {
                 called_off: Some(flag),
                 ..options.clone()
@@ -249,7 +291,6 @@ impl Book {
             if !self.at_ply_limit(leaf) {
                 options.states = None;
             }
-            let attempts = self.nodes[leaf as usize].attempts;
             let attacker = self.searched_attacker(leaf, &options);
             let sender = searches.sender.clone();
             pool.spawn(move || {
@@ -259,7 +300,11 @@ impl Book {
                     cut_short,
                     state,
                     kept,
-                } = search(&board, attempts, attacker, &options, &mut |_, _| {});
+                } = search(&board, attempts, attacker, &options, &mut |p, before| {
+                    live.nodes.store(p.nodes + before, Ordering::Relaxed);
+                    live.before.store(before, Ordering::Relaxed);
+                    live.proof_number.store(p.pn, Ordering::Relaxed);
+                });
                 // The receiver lives as long as the searches it waits for.
                 let _ = sender.send(Job {
                     node: leaf,
@@ -287,19 +332,37 @@ impl Book {
     /// A proof the database refuses (a contradiction is a bug somewhere), or a damaged
     /// journal.
     pub fn fold(&mut self, db: &mut Builder, searches: &mut Searches) -> Result<Round, BookError> {
+        self.fold_within(db, searches, None)
+    }
+
+    /// [`Book::fold`], waiting at most `wait` for a search to end: an empty round if none
+    /// did (the caller can say how the searches under way are going, [`Book::underway`]).
+    ///
+    /// # Errors
+    /// As [`Book::fold`].
+    pub fn fold_within(
+        &mut self,
+        db: &mut Builder,
+        searches: &mut Searches,
+        wait: Option<Duration>,
+    ) -> Result<Round, BookError> {
         let mut round = Round::default();
         if searches.running.is_empty() {
             return Ok(round);
         }
-        // Searches holds a sender, so this waits until a search reports.
-        let Ok(first) = searches.receiver.recv() else {
+        // Searches holds a sender, so this waits until a search reports (or the time is up).
+        let first = match wait {
+            None => searches.receiver.recv().ok(),
+            Some(wait) => searches.receiver.recv_timeout(wait).ok(),
+        };
+        let Some(first) = first else {
             return Ok(round);
         };
         let ended: Vec<Job> = std::iter::once(first)
             .chain(searches.receiver.try_iter())
             .collect();
         for job in ended {
-            searches.running.retain(|r| r.0 != job.node);
+            searches.running.retain(|r| r.leaf != job.node);
             // Its twins that waited are free again; the search's result reaches them below.
             for &(t, _) in searches.waiting.iter().filter(|w| w.1 == job.key) {
                 self.nodes[t as usize].busy = false;
@@ -315,16 +378,37 @@ impl Book {
     /// Calls off the searches whose leaves need them no more: settled, under a settled or
     /// disproved position, or whose position the database holds by now.
     fn call_off_settled(&self, db: &Builder, searches: &Searches) -> Result<(), BookError> {
-        for (leaf, _, flag) in &searches.running {
-            if self.nodes[*leaf as usize].status.settled()
-                || self.under_settled(*leaf)
-                || self.under_disproved(*leaf)
-                || db.stored_winner(&self.board(*leaf)?).is_some()
+        for r in &searches.running {
+            if self.nodes[r.leaf as usize].status.settled()
+                || self.under_settled(r.leaf)
+                || self.under_disproved(r.leaf)
+                || db.stored_winner(&self.board(r.leaf)?).is_some()
             {
-                flag.store(true, Ordering::Relaxed);
+                r.flag.store(true, Ordering::Relaxed);
             }
         }
         Ok(())
+    }
+
+    /// The searches under way, in the order they started: each leaf's root (its index in
+    /// [`Book::roots`]), its line from the root, and how its search is going (as of the end
+    /// of its last round).
+    #[must_use]
+    pub fn underway(&self, searches: &Searches) -> Vec<(u32, Vec<Point>, Running)> {
+        searches
+            .running
+            .iter()
+            .map(|r| {
+                let running = Running {
+                    nodes: r.live.nodes.load(Ordering::Relaxed),
+                    before: r.live.before.load(Ordering::Relaxed),
+                    budget: r.live.budget,
+                    elapsed: r.live.started.elapsed(),
+                    proof_number: r.live.proof_number.load(Ordering::Relaxed),
+                };
+                (self.nodes[r.leaf as usize].root, self.path(r.leaf), running)
+            })
+            .collect()
     }
 
     fn fold_job(&mut self, job: Job, db: &mut Builder, round: &mut Round) -> Result<(), BookError> {
@@ -608,6 +692,39 @@ mod tests {
         );
     }
 
+    /// While a search runs, `fold_within` comes back empty once its wait is up, and
+    /// `underway` says how the search is going: its leaf's line, its budget, and its nodes as
+    /// its rounds report them.
+    #[test]
+    fn a_search_under_way_says_how_it_is_going() {
+        let (mut book, mut db) = book_of(&["h8 h9 i9 i8 g9 f10"]);
+        let (pool, options) = on_threads(1, 1 << 40);
+        let mut searches = Searches::default();
+        book.start(&mut db, &options, &pool, &mut searches).unwrap();
+        assert_eq!(searches.running(), 1);
+        let started = Instant::now();
+        let mut nodes = 0;
+        while nodes == 0 && started.elapsed() < Duration::from_secs(60) {
+            let wait = Some(Duration::from_millis(200));
+            let round = book.fold_within(&mut db, &mut searches, wait).unwrap();
+            assert!(round.is_empty(), "the search ended: {round:?}");
+            let underway = book.underway(&searches);
+            assert_eq!(underway.len(), 1);
+            let (root, line, running) = &underway[0];
+            assert_eq!(*root, 0);
+            assert!(line.is_empty(), "the leaf is the root: {line:?}");
+            assert_eq!(running.budget, Some(1 << 40));
+            assert_eq!(running.before, 0);
+            nodes = running.nodes;
+        }
+        assert!(nodes > 0, "no progress reported within a minute");
+        searches.call_off();
+        let round = book.fold(&mut db, &mut searches).unwrap();
+        assert_eq!((round.searched, searches.running()), (1, 0));
+        assert!(round.nodes >= nodes);
+        assert!(book.underway(&searches).is_empty());
+    }
+
     /// A search whose leaf `start` itself puts under a settled position (here a sibling found
     /// in the database settles the root) is called off at once, not left to run out its
     /// budget.
@@ -630,8 +747,8 @@ mod tests {
         assert_eq!(round.looked_up, 1);
         assert_eq!(book.nodes[0].status, Status::Won(Color::Black));
         assert_eq!(searches.running.len(), 1);
-        assert_eq!(searches.running[0].0, m1);
-        let called_off = searches.running[0].2.load(Ordering::Relaxed);
+        assert_eq!(searches.running[0].leaf, m1);
+        let called_off = searches.running[0].flag.load(Ordering::Relaxed);
         searches.call_off();
         book.fold(&mut db, &mut searches).unwrap();
         assert!(

@@ -101,15 +101,16 @@ pub struct WorkResult {
     pub state: Option<String>,
 }
 
-/// How one position's search is going while it runs, for `book work`'s progress lines.
+/// How one position's search is going while it runs, for the progress lines of `book work`
+/// and `book build` ([`Book::underway`](crate::book::Book::underway)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Running {
     /// Solver nodes so far, those of the earlier runs of a kept state included.
     pub nodes: u64,
     /// Of them, the earlier runs' (`book work --states`); 0 for a fresh search.
     pub before: u64,
-    /// The search's node budget (the unit's `position_nodes`, doubled for each earlier
-    /// attempt), if the unit bounds its searches by nodes.
+    /// The search's node budget (`position_nodes`, doubled for each earlier attempt), if
+    /// the searches are bounded by nodes.
     pub budget: Option<u64>,
     /// Time since the search began.
     pub elapsed: Duration,

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use renju::book::{Book, BookError, RootReport, Round, RoundOptions, Searches, guide};
 use renju::db::{Builder, Database};
+use renju::proof::names;
 use renju::rules::Color;
 
 use crate::cli::search::interrupted;
@@ -23,11 +24,13 @@ use crate::cli::threads_of;
 use crate::{Global, input_error, outln};
 
 mod log;
+mod progress;
 mod roots;
 mod subtree;
 mod units;
 
 use log::SearchLog;
+use progress::{progress, running_line};
 use roots::roots_of;
 use units::{plan, release, work};
 
@@ -671,9 +674,12 @@ fn grow(
     global: &Global,
 ) -> Result<(&'static str, Database)> {
     let bar = crate::cli::spinner(global);
-    // Without a terminal for the spinner, the progress line goes to stderr at each checkpoint.
+    // Without a terminal for the spinner, the progress line goes to stderr at each checkpoint,
+    // and a line on each search under way every `LOG_EVERY` (a leaf search at a doubled
+    // budget runs for hours, and a log should show it alive).
     let plain_progress = bar.is_none() && !global.quiet;
     let mut last_checkpoint = Instant::now();
+    let mut last_report = Instant::now();
     let mut run = Round::default();
     let stopped = loop {
         if opened.book.finished() {
@@ -702,12 +708,30 @@ fn grow(
         if searches.running() == 0 && round.looked_up == 0 {
             break "nothing left to search (the rest is planned for work units)";
         }
+        let wait = crate::cli::LOG_EVERY.saturating_sub(last_report.elapsed());
         round.add(
             &opened
                 .book
-                .fold(&mut opened.db, &mut searches)
+                .fold_within(&mut opened.db, &mut searches, Some(wait))
                 .map_err(book_error)?,
         );
+        if last_report.elapsed() >= crate::cli::LOG_EVERY {
+            last_report = Instant::now();
+            if plain_progress {
+                for (root, line, r) in opened.book.underway(&searches) {
+                    let book = &opened.book;
+                    let root = book
+                        .roots
+                        .get(root as usize)
+                        .map_or("", |x| x.name.as_str());
+                    eprintln!("build: {root}, {}", running_line(&names(&line), &r));
+                }
+            }
+        }
+        if round.is_empty() {
+            // No search ended and nothing was settled: nothing to fold in or write.
+            continue;
+        }
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
         SearchLog::keep(&mut log, &opened.book, &round.log, seconds);
         round.log.clear();
@@ -743,24 +767,6 @@ fn grow(
     }
     let db = checkpoint(&args.book, opened, &mut last_checkpoint)?;
     Ok((stopped, db))
-}
-
-/// The progress line of `book build`, after `seconds` of this run and what it did so far.
-fn progress(book: &Book, seconds: f64, run: &Round, threads: usize) -> String {
-    let s = book.sample();
-    let per_search = seconds / run.searched.max(1) as f64 * threads as f64;
-    let left = book.work_left();
-    format!(
-        "roots proved {}/{} (disproved {}), frontier {}, {} proved by a sibling's proof, {} by a twin's search, {:.0} nodes/s, work left ≥ {left} leaf proofs (~{:.0} s at this rate)",
-        s.proved,
-        s.roots,
-        s.disproved,
-        s.frontier,
-        run.lent,
-        run.twins,
-        run.nodes as f64 / seconds,
-        left as f64 * per_search / threads as f64,
-    )
 }
 
 /// Adds the time since `since` to the book's total, takes a history sample, and saves the
