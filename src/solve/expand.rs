@@ -111,6 +111,14 @@ impl<'a> Prover<'a> {
                 (pn, score, point)
             })
             .collect();
+        // The leaf VCT this node just failed (`or_leaf`) read the threats' replies: a threat
+        // it refuted, or left far from proved, starts behind those it came close with.
+        for (pn, _, point) in &mut scored {
+            if *pn <= evaluate::THREAT_NUMBER {
+                let found = self.leaf_vct.numbers_after(&self.board, *point);
+                *pn = evaluate::threat_number_after_vct(*pn, found);
+            }
+        }
         scored.sort_by_key(|&(pn, score, point)| (pn, std::cmp::Reverse(score), point));
         let moves = scored
             .into_iter()

@@ -6,7 +6,7 @@ use crate::solve::tests::position;
 use crate::solve::{Solution, Verdict, solve};
 use crate::threat::Limits;
 
-/// Kagetsu with White's 4th at g13, Black to move: Black wins, in about 3M nodes.
+/// Kagetsu with White's 4th at g13, Black to move: Black wins, in about 1.7M nodes.
 fn g13() -> Board {
     position("h8 h9 i9 g13", Color::Black)
 }
@@ -102,7 +102,7 @@ fn a_state_of_a_full_table_goes_on_at_the_same_memory() {
         memory_mb: Some(16),
         ..options(nodes)
     };
-    let solution = solve(&g13(), &tight(3_500_000), &mut |_| {});
+    let solution = solve(&g13(), &tight(1_900_000), &mut |_| {});
     assert_eq!(solution.verdict, Verdict::Unknown);
     let state = solution.state.expect("a limit stopped it");
     let bound = super::super::prover::Bounds::of(&g13(), Color::Black, &tight(1), 2, 1);
@@ -347,7 +347,7 @@ fn a_kept_move_on_a_taken_point_is_generated_again() {
 fn a_search_goes_on_from_its_state() {
     let fresh = solve(&g13(), &options(u64::MAX), &mut |_| {});
     assert_eq!(fresh.verdict, Verdict::Win);
-    let state = stopped_at(2_500_000);
+    let state = stopped_at(1_400_000);
     let resumed = SolveOptions {
         resume: Some(Arc::new(state)),
         ..options(u64::MAX)

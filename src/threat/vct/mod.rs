@@ -346,6 +346,15 @@ pub(crate) struct Proved {
 #[derive(Default)]
 pub(crate) struct VctTable(EntryTable);
 
+impl VctTable {
+    /// The numbers the table holds for the position after the attacker (to move on `board`)
+    /// plays `p`, in a search with no depth bound: the defender's node there.
+    pub(crate) fn numbers_after(&self, board: &Board, p: Point) -> Option<(u32, u32)> {
+        let key = board.hash_after(p) ^ depth_key(None);
+        self.0.get(key).map(|e| (e.pn, e.dn))
+    }
+}
+
 #[cfg(test)]
 impl VctTable {
     /// Keeps only the entry of `board`'s position (its side to move the attacker, no depth
