@@ -101,7 +101,7 @@ pub(super) fn threat_number_after_vct(pn: u32, vct: Option<(u32, u32)>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dfpn::INF as INFINITE;
+    use crate::dfpn::INF;
     use crate::notation::{PositionOptions, parse_position};
 
     fn board(moves: &str) -> Board {
@@ -126,11 +126,11 @@ mod tests {
     fn a_threat_the_leaf_vct_refuted_or_left_far_starts_behind() {
         // A three (2) the VCT disproved starts as a promising quiet move would; one it left at
         // proof number 5 one behind; one it left at 2, or never reached, as it was.
-        assert_eq!(threat_number_after_vct(2, Some((INFINITE, 0))), 4);
+        assert_eq!(threat_number_after_vct(2, Some((INF, 0))), 4);
         assert_eq!(threat_number_after_vct(2, Some((5, 3))), 3);
         assert_eq!(threat_number_after_vct(2, Some((2, 3))), 2);
         assert_eq!(threat_number_after_vct(1, None), 1);
-        assert_eq!(threat_number_after_vct(1, Some((INFINITE, 0))), 3);
+        assert_eq!(threat_number_after_vct(1, Some((INF, 0))), 3);
     }
 
     #[test]

@@ -104,21 +104,20 @@ impl<'a> Prover<'a> {
             // forbidden points must play one and lose (rules.md).
             return Ok(Expansion::Disproved);
         }
+        // A threat's number also takes in the leaf table, which the leaf VCT this node just
+        // failed (`or_leaf`) searched from and into: a threat it refuted, or left far from
+        // proved, starts behind those it came close with.
         let mut scored: Vec<(u32, u32, Point)> = points
             .into_iter()
             .map(|point| {
-                let (pn, score) = evaluate::attack_number(&self.board, point, self.attacker);
+                let (mut pn, score) = evaluate::attack_number(&self.board, point, self.attacker);
+                if pn <= evaluate::THREAT_NUMBER {
+                    let found = self.leaf_vct.numbers_after(&self.board, point);
+                    pn = evaluate::threat_number_after_vct(pn, found);
+                }
                 (pn, score, point)
             })
             .collect();
-        // The leaf VCT this node just failed (`or_leaf`) read the threats' replies: a threat
-        // it refuted, or left far from proved, starts behind those it came close with.
-        for (pn, _, point) in &mut scored {
-            if *pn <= evaluate::THREAT_NUMBER {
-                let found = self.leaf_vct.numbers_after(&self.board, *point);
-                *pn = evaluate::threat_number_after_vct(*pn, found);
-            }
-        }
         scored.sort_by_key(|&(pn, score, point)| (pn, std::cmp::Reverse(score), point));
         let moves = scored
             .into_iter()
