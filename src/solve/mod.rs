@@ -237,8 +237,12 @@ const MAX_SLICE: u64 = 1 << 22;
 /// How often the two searches running side by side report progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// The table bound when none is given, in MiB.
-pub const DEFAULT_MEMORY_MB: u64 = 1024;
+/// The table bound when none is given, in MiB. A bound, not an allocation: the tables grow as
+/// a search fills them, so a short search takes what it needs. Long searches fill the threat
+/// tables of a smaller one (a VCF or VCT searched again costs nodes): at 80M nodes, Kagetsu's
+/// touching replies g8 and g10 and its i11 are won at 4096 and unknown at 1024
+/// (`BENCHMARKS.md`).
+pub const DEFAULT_MEMORY_MB: u64 = 4096;
 
 /// The answer, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
