@@ -41,8 +41,9 @@ pub struct SolveArgs {
     /// A proof found within them is read out within a quarter more.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Bound on the search tables, in MiB (default 4096; tables grow to it as they fill). With --batch it bounds the whole
-    /// batch: each position gets MB divided by the thread count (at least 16).
+    /// Bound on the search tables, in MiB (default 4096; tables grow to it as they fill). With
+    /// --batch it bounds the whole batch: each position gets MB divided by the thread count (at
+    /// least 16).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     memory: Option<u64>,
     /// Both sides consider every legal move: exact values (`win`, `loss` or `draw`), for
