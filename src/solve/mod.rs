@@ -238,11 +238,8 @@ const MAX_SLICE: u64 = 1 << 22;
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// The table bound when none is given, in MiB. A bound, not an allocation: the tables grow as
-/// a search fills them, so a short search takes what it needs. Long searches fill the threat
-/// tables of a smaller one (a VCF or VCT searched again costs nodes): at 80M nodes, Kagetsu's
-/// touching replies g8 and g10 and its i11 are won at 4096 and unknown at 1024, and so is
-/// `bench_vct_unstable` with Black to move; Hogetsu's ring 2 loses f7, g10 and k6 and gains h5
-/// (`BENCHMARKS.md`).
+/// a search fills them, so a short search takes what it needs, and a long one forgets less of
+/// its threat searches (`BENCHMARKS.md` has what 1024 and 4096 prove).
 pub const DEFAULT_MEMORY_MB: u64 = 4096;
 
 /// The answer, from the side to move's point of view.
