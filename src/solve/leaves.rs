@@ -208,10 +208,12 @@ impl<'a> Prover<'a> {
     /// list loses to it. `None` if there is no such proof. The attacker's quiet move is then a
     /// threat in the VCT sense, and only the replies that stop it are left to search.
     pub(super) fn pass_proof(&mut self) -> Result<Option<Vec<Point>>, Stopped> {
+        let Some(budget) = self.pass_budget() else {
+            return Ok(None);
+        };
         let tree = match self.lent_to_pass() {
             Some(tree) => tree,
             None => {
-                let budget = self.pass_budget();
                 let (true, Some(tree), _) = self.vct_within(budget, VctRun::Leaf, true)? else {
                     return Ok(None);
                 };
@@ -224,17 +226,16 @@ impl<'a> Prover<'a> {
         Ok(tree.replies_not_answered(&mut self.board, attacker))
     }
 
-    /// The budget of the null-move VCT at the current defender node: the leaf budget, times
-    /// [`PASS_SHARE_NEAR_ROOT`] within [`NEAR_ROOT_PLIES`] of the root, where defender nodes
-    /// are few and a certificate found saves searching about 200 replies. A certificate found
-    /// is lent to the pass position, where the read-out finds it again.
-    pub(super) fn pass_budget(&self) -> u64 {
+    /// The budget of the null-move VCT at the current defender node: within
+    /// [`NEAR_ROOT_PLIES`] of the root, [`PASS_SHARE_NEAR_ROOT`] times the leaf budget, since
+    /// defender nodes there are few and a certificate found saves searching about 200 replies;
+    /// `None` deeper down, where none is looked for: there the few found did not pay for the
+    /// searches that failed (`BENCHMARKS.md`). Without one, every reply is searched, so this
+    /// prunes nothing. A certificate found is lent to the pass position, where the read-out
+    /// finds it again.
+    pub(super) fn pass_budget(&self) -> Option<u64> {
         let plies = self.board.moves().len().saturating_sub(self.root_stones);
-        if plies <= NEAR_ROOT_PLIES {
-            self.vct_nodes.saturating_mul(PASS_SHARE_NEAR_ROOT)
-        } else {
-            self.vct_nodes
-        }
+        (plies <= NEAR_ROOT_PLIES).then(|| self.vct_nodes.saturating_mul(PASS_SHARE_NEAR_ROOT))
     }
 
     /// The proof lent to the pass position of the current AND node, in the board's frame, if

@@ -13,8 +13,8 @@
 //! - a node where the side not proving has a VCF of its own is lost for the attacker (an AND node
 //!   with no certificate, or an attacker move that leaves the defender's VCF standing);
 //! - at an AND node without a certificate, after an attacker move that builds on its lines, the
-//!   attacker's VCT were the defender to pass (within the leaf budget, sixteen times that within
-//!   eight plies of the root) is the node's certificate: only the replies after which it no
+//!   attacker's VCT were the defender to pass (within sixteen times the leaf budget, and only
+//!   within six plies of the root) is the node's certificate: only the replies after which it no
 //!   longer holds are searched (null-move simulation). The proof stores it once, as the proof
 //!   of the pass position, and the checker answers every reply outside its zone with it
 //!   (`docs/certificates.md`);
@@ -195,10 +195,10 @@ pub const DEFAULT_VCT_NODES: u64 = 1000;
 /// position won by threats alone most of the work is then the VCT itself.
 const ROOT_VCT_SHARE: u64 = 4;
 /// Defender nodes within this many plies of the root look for the attacker's VCT after a
-/// pass with [`PASS_SHARE_NEAR_ROOT`] times the leaf budget (on Kagetsu's White 4th moves two
-/// and three points from the stones, 33 of 48 proved within 60 s against 22 with the plain
-/// budget; `BENCHMARKS.md`).
-const NEAR_ROOT_PLIES: usize = 8;
+/// pass, with [`PASS_SHARE_NEAR_ROOT`] times the leaf budget; deeper ones do not look for it
+/// at all. Against eight plies with the leaf budget deeper down, Kagetsu's 14 ring-2 replies
+/// both prove take 28% fewer nodes (`BENCHMARKS.md`).
+const NEAR_ROOT_PLIES: usize = 6;
 /// See [`NEAR_ROOT_PLIES`].
 const PASS_SHARE_NEAR_ROOT: u64 = 16;
 /// A proved reply whose proof is a subtree of the table, not one VCT, lends it to its

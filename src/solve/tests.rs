@@ -150,10 +150,10 @@ fn a_threatened_vct_leaves_only_the_replies_that_stop_it() {
     }
 }
 
-/// The null-move VCT gets sixteen times the leaf budget near the root, and the leaf budget
+/// The null-move VCT gets sixteen times the leaf budget near the root, and is not looked for
 /// deeper down.
 #[test]
-fn the_pass_budget_is_larger_near_the_root() {
+fn the_pass_vct_is_looked_for_near_the_root_only() {
     let board = crate::notation::parse_position(
         "h8 h9 i9 a1 b15 a2 c15 a3 d15 a5",
         &crate::notation::PositionOptions::default(),
@@ -161,11 +161,11 @@ fn the_pass_budget_is_larger_near_the_root() {
     .unwrap();
     let options = small_leaf_budget(Limits::default());
     let mut p = prover(&board, Color::Black, &options);
-    assert_eq!(p.pass_budget(), 200 * super::PASS_SHARE_NEAR_ROOT);
+    assert_eq!(p.pass_budget(), Some(200 * super::PASS_SHARE_NEAR_ROOT));
     p.root_stones = 10 - super::NEAR_ROOT_PLIES;
-    assert_eq!(p.pass_budget(), 200 * super::PASS_SHARE_NEAR_ROOT);
+    assert_eq!(p.pass_budget(), Some(200 * super::PASS_SHARE_NEAR_ROOT));
     p.root_stones = 10 - super::NEAR_ROOT_PLIES - 1;
-    assert_eq!(p.pass_budget(), 200);
+    assert_eq!(p.pass_budget(), None);
 }
 
 /// The VCT searches below the root share one table: a leaf search at a position an earlier
