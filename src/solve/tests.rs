@@ -150,6 +150,60 @@ fn a_threatened_vct_leaves_only_the_replies_that_stop_it() {
     }
 }
 
+/// The same node deeper than [`super::NEAR_ROOT_PLIES`] below the root: no VCT is looked for
+/// after a pass, so nothing is lent and every legal reply is left to search; at
+/// [`super::NEAR_ROOT_PLIES`] it is, and narrows them.
+#[test]
+fn a_threatened_vct_is_not_looked_for_far_below_the_root() {
+    // The example's stones played as moves (White first), so the node has a depth; Black's
+    // last is h9, between h8 and h10, a move that builds on its lines.
+    let diagram = vct_example(Color::White);
+    let mut board = Board::new(diagram.size(), diagram.rules());
+    board.set_to_move(Color::White);
+    let h9: Point = "h9".parse().unwrap();
+    let of = |c: Color| -> Vec<Point> {
+        let mut points: Vec<Point> = diagram
+            .stones()
+            .filter(|&(_, s)| s == c)
+            .map(|(p, _)| p)
+            .collect();
+        points.sort_by_key(|&p| p == h9);
+        points
+    };
+    assert!(of(Color::Black).ends_with(&[h9]));
+    for (w, b) in of(Color::White).into_iter().zip(of(Color::Black)) {
+        board.play_unchecked(w);
+        board.play_unchecked(b);
+    }
+    assert_eq!(
+        board.hash(),
+        diagram.hash(),
+        "the same position, White to move"
+    );
+    let options = SolveOptions {
+        vct_nodes: Some(20_000),
+        ..SolveOptions::default()
+    };
+    let mut p = prover(&board, Color::Black, &options);
+    let stones = board.moves().len();
+    assert!(stones > super::NEAR_ROOT_PLIES, "{stones} stones");
+    p.root_stones = stones - super::NEAR_ROOT_PLIES - 1;
+    assert!(p.certificate().unwrap().is_none());
+    let Ok(Expansion::Moves(replies)) = p.expand() else {
+        panic!("White has replies to search");
+    };
+    let legal = p.legal_moves(Color::White).len();
+    assert_eq!(replies.len(), legal);
+    assert!(p.lent_to_pass().is_none());
+    // One ply nearer the root, the VCT is looked for and narrows the replies.
+    let mut near = prover(&board, Color::Black, &options);
+    near.root_stones = stones - super::NEAR_ROOT_PLIES;
+    let Ok(Expansion::Moves(replies)) = near.expand() else {
+        panic!("White has replies to search");
+    };
+    assert!(replies.len() < legal / 2, "{} of {legal}", replies.len());
+}
+
 /// The null-move VCT gets sixteen times the leaf budget near the root, and is not looked for
 /// deeper down.
 #[test]
