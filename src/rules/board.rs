@@ -345,18 +345,32 @@ impl Board {
     }
 
     fn side_key(&self) -> u64 {
-        match self.to_move {
-            Color::Black => 0,
-            Color::White => zobrist::WHITE_TO_MOVE,
-        }
+        side_key(self.to_move)
     }
 
     /// The canonical form: the smallest key over the board's symmetries and the symmetry that
     /// gives it (the first such in [`Symmetry::ALL`] order when images coincide).
     #[must_use]
     pub fn canonical(&self) -> Canonical {
-        let side = self.side_key();
-        let keys = self.symmetric_stone_keys();
+        self.canonical_of(self.symmetric_stone_keys(), self.side_key())
+    }
+
+    /// The canonical form of the position after the side to move played `p` (an empty
+    /// point), without playing it: [`Board::canonical`] of that position, in eight XORs
+    /// instead of a move and its undo.
+    #[must_use]
+    pub fn canonical_after(&self, p: Point) -> Canonical {
+        let color = self.to_move;
+        let mut keys = self.symmetric_stone_keys();
+        for (key, by_slot) in keys.iter_mut().zip(&self.symmetric_keys[color.index()]) {
+            *key ^= by_slot[p.slot()];
+        }
+        self.canonical_of(keys, side_key(color.opponent()))
+    }
+
+    /// The smallest of the stone keys `keys` (one per symmetry) with `side` added, over the
+    /// board's symmetries, and the first symmetry that gives it.
+    fn canonical_of(&self, keys: [u64; 8], side: u64) -> Canonical {
         Symmetry::of(self.size)
             .iter()
             .map(|&s| Canonical {
@@ -613,6 +627,14 @@ impl Board {
 }
 
 /// The forbidden kind a verdict names, if it names one.
+/// The part of a position's Zobrist key that says whose move it is.
+fn side_key(to_move: Color) -> u64 {
+    match to_move {
+        Color::Black => 0,
+        Color::White => zobrist::WHITE_TO_MOVE,
+    }
+}
+
 fn forbidden_kind(verdict: Verdict) -> Option<Forbidden> {
     match verdict {
         Verdict::Forbidden(kind) => Some(kind),

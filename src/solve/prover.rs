@@ -249,9 +249,7 @@ impl<'a> Prover<'a> {
             let back = canonical.symmetry.inverse();
             let points: Vec<Point> = moves.iter().map(|m| back.apply(m.point, size)).collect();
             let numbers = points.iter().zip(moves.iter()).map(|(&p, m)| {
-                board.play_unchecked(p);
-                let key = board.canonical().key;
-                board.undo();
+                let key = board.canonical_after(p).key;
                 self.table.numbers(key).unwrap_or((m.pn, m.dn))
             });
             let numbers: Vec<(u32, u32)> = numbers.collect();
@@ -264,11 +262,8 @@ impl<'a> Prover<'a> {
     }
 
     /// The canonical key of the position after `m`.
-    pub(super) fn key_after(&mut self, m: Point) -> u64 {
-        self.board.play_unchecked(m);
-        let key = self.board.canonical().key;
-        self.board.undo();
-        key
+    pub(super) fn key_after(&self, m: Point) -> u64 {
+        self.board.canonical_after(m).key
     }
 
     pub(super) fn store(&mut self, key: u64, entry: Entry) {

@@ -156,14 +156,19 @@ impl<'a> Prover<'a> {
     ) -> (u32, u32) {
         let is_or = self.is_or();
         let child_keys: Vec<u64> = moves.iter().map(|m| self.key_after(m.point)).collect();
+        let read = |t: &Table, i: usize| {
+            t.numbers(child_keys[i])
+                .unwrap_or((moves[i].pn, moves[i].dn))
+        };
+        // The children's numbers, read once. Searching one child changes no other child's
+        // entry (each holds fewer stones than any position below the child searched), so after
+        // that only the child just searched is read again (and its symmetric images), unless
+        // proofs were lent to its siblings or other threads search the same table. An entry
+        // the table drops to make room keeps its last numbers here: an estimate either way.
+        let mut numbers: Vec<(u32, u32)> = (0..moves.len()).map(|i| read(&self.table, i)).collect();
         // Proved replies whose proof is tried on their siblings, per visit.
         let mut simulations = SIMULATIONS;
         loop {
-            let numbers: Vec<(u32, u32)> = moves
-                .iter()
-                .zip(&child_keys)
-                .map(|(m, &k)| self.table.numbers(k).unwrap_or((m.pn, m.dn)))
-                .collect();
             let combined = combine(is_or, self.sum, numbers.iter().copied());
             let (pn, dn) = (combined.pn, combined.dn);
             let resolved = pn == 0 || dn == 0;
@@ -204,9 +209,26 @@ impl<'a> Prover<'a> {
                 .then(|| self.proof_to_lend())
                 .flatten();
             self.board.undo();
+            let lent = tree.is_some();
             if let Some(tree) = tree {
                 simulations -= 1;
                 self.simulate(&tree, moves, &child_keys);
+            }
+            if lent || self.table.parallel() {
+                for (i, n) in numbers.iter_mut().enumerate() {
+                    *n = read(&self.table, i);
+                }
+            } else {
+                // Moves the position's symmetry maps onto each other share their entry.
+                let searched = child_keys[choice.best];
+                let fresh = read(&self.table, choice.best);
+                for (n, _) in numbers
+                    .iter_mut()
+                    .zip(&child_keys)
+                    .filter(|(_, k)| **k == searched)
+                {
+                    *n = fresh;
+                }
             }
         }
     }

@@ -185,3 +185,31 @@ fn hash_after_pair_matches_playing() {
         }
     }
 }
+
+#[test]
+fn canonical_after_is_the_canonical_form_after_the_move() {
+    let square = Size::STANDARD;
+    let rectangle = Size::new(9, 7).unwrap();
+    for (size, lines) in [
+        (square, ["h8 h9 i9", "h8 i9 g7 i7", "a1 o15"]),
+        (square, ["h8", "h8 h9", "h8 i9 h10 g9 f10"]),
+        (rectangle, ["e4 e5", "a1 i7 b2", "e4"]),
+    ] {
+        for line in lines {
+            for lean in [false, true] {
+                let mut b = Board::new(size, Rules::renju());
+                b.keep_symmetric_keys(!lean);
+                for m in line.split(' ') {
+                    b.play(p(m)).unwrap();
+                }
+                let empty: Vec<Point> = size.points().filter(|&q| b.stone(q).is_none()).collect();
+                for q in empty {
+                    let after = b.canonical_after(q);
+                    b.play_unchecked(q);
+                    assert_eq!(after, b.canonical(), "{line} {q}");
+                    b.undo();
+                }
+            }
+        }
+    }
+}
