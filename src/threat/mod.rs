@@ -213,6 +213,19 @@ impl Limits {
         }
     }
 
+    /// Whether the search must stop, after `nodes` nodes, for a search that asks at every
+    /// node: the node budget is read every time, and stays exact; the clock and the flags
+    /// only every [`Limits::CLOCK_EVERY`] nodes, since reading the clock costs more than a
+    /// node's table probe.
+    #[must_use]
+    pub fn reached_at_node(&self, nodes: u64) -> bool {
+        self.nodes.is_some_and(|n| nodes >= n)
+            || (nodes.is_multiple_of(Self::CLOCK_EVERY) && self.reached(nodes))
+    }
+
+    /// How often [`Limits::reached_at_node`] reads the clock and the flags, in nodes.
+    pub const CLOCK_EVERY: u64 = 256;
+
     /// Whether the search must stop, after `nodes` nodes.
     #[must_use]
     pub fn reached(&self, nodes: u64) -> bool {
@@ -272,5 +285,28 @@ mod tests {
         assert_eq!(late.deadline, limits.deadline);
         let none = Limits::default().with_read_out_grace(now);
         assert_eq!((none.deadline, none.nodes), (None, None));
+    }
+
+    #[test]
+    fn a_node_budget_is_exact_and_the_clock_is_read_every_so_often() {
+        let budget = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert!(!budget.reached_at_node(999));
+        assert!(budget.reached_at_node(1000));
+        let past = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::default()
+        };
+        assert!(past.reached(1));
+        assert!(!past.reached_at_node(1));
+        assert!(past.reached_at_node(Limits::CLOCK_EVERY));
+        let flag = Arc::new(AtomicBool::new(true));
+        let stopped = Limits {
+            stop: Some(flag),
+            ..Limits::default()
+        };
+        assert!(stopped.reached_at_node(3 * Limits::CLOCK_EVERY));
     }
 }

@@ -111,7 +111,7 @@ impl<'a> Search<'a> {
         if self.nodes - self.published >= PROGRESS_EVERY {
             self.publish();
         }
-        if self.options.limits.reached(self.nodes) {
+        if self.options.limits.reached_at_node(self.nodes) {
             self.stopped = true;
         }
         let key = self.key(depth);
