@@ -212,14 +212,8 @@ impl Board {
             self.keys[Symmetry::Identity.index()] ^= zobrist::stone(color, p);
             return;
         }
-        let slot = p.slot();
-        for (key, by_slot) in self
-            .keys
-            .iter_mut()
-            .zip(&self.symmetric_keys[color.index()])
-        {
-            *key ^= by_slot[slot];
-        }
+        let table = self.symmetric_keys;
+        toggle_stone(&mut self.keys, table, p, color);
     }
 
     /// Whether play and undo keep the Zobrist keys under every symmetry (the default), which
@@ -240,9 +234,7 @@ impl Board {
         }
         let mut keys = [0; 8];
         for (p, c) in self.stones() {
-            for (key, by_slot) in keys.iter_mut().zip(&self.symmetric_keys[c.index()]) {
-                *key ^= by_slot[p.slot()];
-            }
+            toggle_stone(&mut keys, self.symmetric_keys, p, c);
         }
         keys
     }
@@ -362,9 +354,7 @@ impl Board {
     pub fn canonical_after(&self, p: Point) -> Canonical {
         let color = self.to_move;
         let mut keys = self.symmetric_stone_keys();
-        for (key, by_slot) in keys.iter_mut().zip(&self.symmetric_keys[color.index()]) {
-            *key ^= by_slot[p.slot()];
-        }
+        toggle_stone(&mut keys, self.symmetric_keys, p, color);
         self.canonical_of(keys, side_key(color.opponent()))
     }
 
@@ -627,6 +617,16 @@ impl Board {
 }
 
 /// The forbidden kind a verdict names, if it names one.
+/// Adds a `color` stone at `p` to `keys`, the stone keys under each symmetry, or takes it
+/// away.
+#[inline]
+fn toggle_stone(keys: &mut [u64; 8], table: &zobrist::SymmetricKeys, p: Point, color: Color) {
+    let through = &table[color.index()][p.slot()].0;
+    for (key, stone) in keys.iter_mut().zip(through) {
+        *key ^= stone;
+    }
+}
+
 /// The part of a position's Zobrist key that says whose move it is.
 fn side_key(to_move: Color) -> u64 {
     match to_move {

@@ -45,9 +45,15 @@ pub(crate) fn stone(color: Color, p: Point) -> u64 {
     STONE_KEYS[color.index()][p.slot()]
 }
 
+/// The keys of one stone as seen through each symmetry, indexed by [`Symmetry::index`]: one
+/// cache line, which a move reads whole to update the eight keys.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+pub(crate) struct ThroughSymmetries(pub(crate) [u64; 8]);
+
 /// The key of each stone as seen through each symmetry of one board size,
-/// `[colour][symmetry][slot]`: a move updates the eight keys without mapping its point.
-pub(crate) type SymmetricKeys = [[[u64; SLOTS]; 8]; 2];
+/// `[colour][slot]`: a move updates the eight keys without mapping its point.
+pub(crate) type SymmetricKeys = [[ThroughSymmetries; SLOTS]; 2];
 
 /// The [`SymmetricKeys`] of `size`, made once per size and kept for the life of the process
 /// (51 KiB each). Symmetries a rectangle lacks have zero keys.
@@ -58,11 +64,11 @@ pub(crate) fn symmetric_keys(size: Size) -> &'static SymmetricKeys {
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
     made.entry(size).or_insert_with(|| {
-        let mut keys: Box<SymmetricKeys> = Box::new([[[0; SLOTS]; 8]; 2]);
+        let mut keys: Box<SymmetricKeys> = Box::new([[ThroughSymmetries([0; 8]); SLOTS]; 2]);
         for color in [Color::Black, Color::White] {
             for &s in Symmetry::of(size) {
                 for p in size.points() {
-                    keys[color.index()][s.index()][p.slot()] = stone(color, s.apply(p, size));
+                    keys[color.index()][p.slot()].0[s.index()] = stone(color, s.apply(p, size));
                 }
             }
         }
