@@ -616,7 +616,6 @@ impl Board {
     }
 }
 
-/// The forbidden kind a verdict names, if it names one.
 /// Adds a `color` stone at `p` to `keys`, the stone keys under each symmetry, or takes it
 /// away.
 #[inline]
@@ -635,6 +634,7 @@ fn side_key(to_move: Color) -> u64 {
     }
 }
 
+/// The forbidden kind a verdict names, if it names one.
 fn forbidden_kind(verdict: Verdict) -> Option<Forbidden> {
     match verdict {
         Verdict::Forbidden(kind) => Some(kind),
