@@ -212,8 +212,7 @@ impl Board {
             self.keys[Symmetry::Identity.index()] ^= zobrist::stone(color, p);
             return;
         }
-        let table = self.symmetric_keys;
-        toggle_stone(&mut self.keys, table, p, color);
+        toggle_stone(&mut self.keys, self.symmetric_keys, p, color);
     }
 
     /// Whether play and undo keep the Zobrist keys under every symmetry (the default), which

@@ -160,12 +160,14 @@ impl<'a> Prover<'a> {
             t.numbers(child_keys[i])
                 .unwrap_or((moves[i].pn, moves[i].dn))
         };
+        let read_all =
+            |t: &Table| -> Vec<(u32, u32)> { (0..moves.len()).map(|i| read(t, i)).collect() };
         // The children's numbers, read once. Searching one child changes no other child's
         // entry (each holds fewer stones than any position below the child searched), so after
         // that only the child just searched is read again (and its symmetric images), unless
         // proofs were lent to its siblings or other threads search the same table. An entry
         // the table drops to make room keeps its last numbers here: an estimate either way.
-        let mut numbers: Vec<(u32, u32)> = (0..moves.len()).map(|i| read(&self.table, i)).collect();
+        let mut numbers = read_all(&self.table);
         // Proved replies whose proof is tried on their siblings, per visit.
         let mut simulations = SIMULATIONS;
         loop {
@@ -209,25 +211,20 @@ impl<'a> Prover<'a> {
                 .then(|| self.proof_to_lend())
                 .flatten();
             self.board.undo();
-            let lent = tree.is_some();
-            if let Some(tree) = tree {
+            if let Some(tree) = &tree {
                 simulations -= 1;
-                self.simulate(&tree, moves, &child_keys);
+                self.simulate(tree, moves, &child_keys);
             }
-            if lent || self.table.parallel() {
-                for (i, n) in numbers.iter_mut().enumerate() {
-                    *n = read(&self.table, i);
-                }
+            if tree.is_some() || self.table.parallel() {
+                numbers = read_all(&self.table);
             } else {
                 // Moves the position's symmetry maps onto each other share their entry.
                 let searched = child_keys[choice.best];
                 let fresh = read(&self.table, choice.best);
-                for (n, _) in numbers
-                    .iter_mut()
-                    .zip(&child_keys)
-                    .filter(|(_, k)| **k == searched)
-                {
-                    *n = fresh;
+                for (n, &k) in numbers.iter_mut().zip(&child_keys) {
+                    if k == searched {
+                        *n = fresh;
+                    }
                 }
             }
         }
